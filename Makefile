@@ -1,0 +1,115 @@
+# SPDX-License-Identifier: GPL-2.0
+# ext4 backport kit: build every series of matrix.yaml vanilla and patched,
+# boot each kernel in QEMU on the image set, and print the verdict table.
+#
+#   make matrix [VERSIONS="6.1 7.3"]   build, boot, verdicts
+#   make check                         unit tests, then the matrix
+#   make bump SERIES=6.1               move a Debian pin to the newest served
+#
+# Series differ in data (matrix.yaml, versions/X.Y) only: the rules below
+# are made once per series from the same template.
+
+KIT_CACHE ?= $(if $(XDG_CACHE_HOME),$(XDG_CACHE_HOME),$(HOME)/.cache)/ext4-backport-kit
+RESULTS ?= results
+KIT_T0 := $(shell date +%s)
+export KIT_CACHE KIT_T0
+
+BIN := $(KIT_CACHE)/bin
+CFLAGS ?= -O2 -g -Wall -Wextra -Werror=implicit-function-declaration
+CONFIG := common/kernel.config
+FIX_A_ORIG := $(wildcard common/upstream/A-*.patch)
+VARIANTS := vanilla patched
+CASES := $(sort $(notdir $(patsubst %/,%,$(dir $(wildcard test/cases/*/recipe)))))
+IMAGES := $(CASES:%=$(KIT_CACHE)/images/%.img)
+DEPS := $(KIT_CACHE)/deps.stamp
+
+.PHONY: all matrix kernels images check check-unit bump clean-results FORCE
+.DELETE_ON_ERROR:
+all: matrix
+
+$(DEPS): build/packages build/deps
+	@mkdir -p $(@D)
+	@build/deps build/packages
+	@touch $@
+
+$(BIN)/matrix: build/matrix.c | $(DEPS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $< -lyaml
+
+$(BIN)/mkimage: test/mkimage.c common/sha256.c common/sha256.h | $(DEPS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Icommon -o $@ test/mkimage.c common/sha256.c -lext2fs -lcom_err
+
+$(BIN)/guest-init: test/guest-init.c common/sha256.c common/sha256.h | $(DEPS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Icommon -static -o $@ test/guest-init.c common/sha256.c
+
+# matrix.yaml as make variables; a bad file stops everything here.
+$(KIT_CACHE)/matrix.mk: matrix.yaml $(BIN)/matrix $(wildcard test/cases/*/expect*)
+	@$(BIN)/matrix mk matrix.yaml >$@.tmp && mv -f $@.tmp $@ || { rm -f $@.tmp; exit 2; }
+include $(KIT_CACHE)/matrix.mk
+
+VERSIONS ?= $(SERIES_ALL)
+$(foreach s,$(VERSIONS),$(if $(filter $(s),$(SERIES_ALL)),,$(error VERSIONS: '$(s)' is not a series of matrix.yaml (known: $(SERIES_ALL)))))
+SUITES := $(sort $(foreach s,$(SERIES_ALL),$(S_$(s)_suite)))
+export KIT_SUITES := $(SUITES)
+
+# Where a series' source comes from: a pinned .deb, or a path the user gives.
+src_input = $(if $(filter debian,$(S_$(1)_kind)),$(KIT_CACHE)/debs/$(S_$(1)_package)_$(S_$(1)_version).deb,$(or $($(S_$(1)_env)),$(S_$(1)_path)))
+src_ready = $(if $(filter debian,$(S_$(1)_kind)),y,$(if $(call src_input,$(1)),$(wildcard $(call src_input,$(1)))))
+skip_reason = $(S_$(1)_kind) source not found: set $(S_$(1)_env) to a $(S_$(1)_kind) of $(1).y (verified: $(or $(S_$(1)_verified),none))
+
+define series_rules
+$(KIT_CACHE)/debs/$(S_$(1)_package)_$(S_$(1)_version).deb: | $(DEPS)
+	@build/fetch-debian $(1) $(S_$(1)_package) $(S_$(1)_version) $(S_$(1)_suite) $$@ matrix.lock
+
+$(KIT_CACHE)/src/$(1).stamp: $(call src_input,$(1)) | $(DEPS)
+	@mkdir -p $$(@D)
+	@build/unpack $(1) $(S_$(1)_kind) $$< $(KIT_CACHE)/src/$(1)
+	@touch $$@
+
+$(KIT_CACHE)/out/$(1)/vanilla/bzImage: $(KIT_CACHE)/src/$(1).stamp $(CONFIG) build/kernel build/check-config
+	@KIT_CONFIG=$(CONFIG) KIT_FIX_A="$(S_$(1)_fix_A)" KIT_FIX_A_ORIG=$(FIX_A_ORIG) \
+	  build/kernel $(1) vanilla $(KIT_CACHE)/src/$(1) $(KIT_CACHE)/obj/$(1) $$(@D) $(S_$(1)_stack)
+
+# After vanilla, in the same object tree: only the stack's files recompile.
+$(KIT_CACHE)/out/$(1)/patched/bzImage: $(KIT_CACHE)/out/$(1)/vanilla/bzImage $(S_$(1)_stack)/series $(wildcard $(S_$(1)_stack)/*.patch)
+	@KIT_CONFIG=$(CONFIG) build/kernel $(1) patched $(KIT_CACHE)/src/$(1) $(KIT_CACHE)/obj/$(1) $$(@D) $(S_$(1)_stack)
+
+$(foreach v,$(VARIANTS),
+$(RESULTS)/$(1)/$(v)/cells.tsv: $(KIT_CACHE)/out/$(1)/$(v)/bzImage $(IMAGES) $(BIN)/guest-init test/run-guest test/verdict $(wildcard test/cases/*/*) $(KIT_CACHE)/matrix.mk
+	@test/run-guest $(1) $(v) $(KIT_CACHE)/out/$(1)/$(v)/bzImage $(RESULTS)/$(1)/$(v)
+)
+endef
+$(foreach s,$(SERIES_ALL),$(eval $(call series_rules,$(s))))
+
+# A series whose source is missing becomes a SKIP row, never a pass.
+RUN := $(foreach s,$(VERSIONS),$(if $(call src_ready,$(s)),$(s)))
+SKIP := $(filter-out $(RUN),$(VERSIONS))
+CELLS := $(foreach s,$(RUN),$(foreach v,$(VARIANTS),$(RESULTS)/$(s)/$(v)/cells.tsv))
+
+$(KIT_CACHE)/images/%.img: test/cases/%/recipe $(BIN)/mkimage
+	@mkdir -p $(@D)
+	@$(BIN)/mkimage $< $@
+
+images: $(IMAGES)
+kernels: $(foreach s,$(RUN),$(foreach v,$(VARIANTS),$(KIT_CACHE)/out/$(s)/$(v)/bzImage))
+
+matrix: $(CELLS) FORCE
+	@mkdir -p $(RESULTS)
+	@: >$(RESULTS)/skipped.tsv
+	@$(foreach s,$(SKIP),printf '%s\t%s\n' '$(s)' '$(call skip_reason,$(s))' >>$(RESULTS)/skipped.tsv;)
+	@test/report $(RESULTS) "$(RUN)" "$(CASES)"
+
+bump:
+	@test -n "$(SERIES)" || { echo "make bump: say which, e.g. make bump SERIES=6.1" >&2; exit 2; }
+	@build/bump $(SERIES) $(S_$(SERIES)_package) $(S_$(SERIES)_suite) matrix.yaml matrix.lock
+
+check-unit: $(BIN)/matrix $(BIN)/mkimage $(BIN)/guest-init
+	@test/run-tests unit
+
+check: $(BIN)/matrix $(BIN)/mkimage $(BIN)/guest-init
+	@test/run-tests all
+
+clean-results:
+	rm -rf $(RESULTS)

@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * guest-init: the static /init of every test guest.
+ *
+ * For each line of /plan ("DEV CASE ro|rw [opts=O] [probe-rw]") it mounts
+ * /dev/DEV as asked, checks every file against /manifests/CASE, tries the
+ * write paths, and reports in KTAP.  Facts go to "# out: " lines (the host
+ * compares them with the case's expected verdict), the kernel's own
+ * messages of that case to "# kmsg: " lines.  An Oops, BUG, WARNING, KASAN
+ * or panic line in the case's kernel log makes it "not ok", whatever the
+ * mount returned.  Then it powers off through reboot(2), which QEMU with
+ * -no-reboot turns into an exit.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/klog.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "sha256.h"
+
+#define MAX_CASES 64
+#define KLOG_READ 2
+#define KLOG_SIZE_UNREAD 9
+
+static const char *errname(int e)
+{
+	static char other[16];
+
+	switch (e) {
+	case 0: return "ok";
+	case EPERM: return "EPERM";
+	case ENOENT: return "ENOENT";
+	case EIO: return "EIO";
+	case ENXIO: return "ENXIO";
+	case ENOMEM: return "ENOMEM";
+	case EACCES: return "EACCES";
+	case EBUSY: return "EBUSY";
+	case EEXIST: return "EEXIST";
+	case ENODEV: return "ENODEV";
+	case ENOTDIR: return "ENOTDIR";
+	case EISDIR: return "EISDIR";
+	case EINVAL: return "EINVAL";
+	case EFBIG: return "EFBIG";
+	case ENOSPC: return "ENOSPC";
+	case EROFS: return "EROFS";
+	case ERANGE: return "ERANGE";
+	case EBADMSG: return "EBADMSG";	/* EFSBADCRC */
+	case EOVERFLOW: return "EOVERFLOW";
+	case EUCLEAN: return "EUCLEAN";	/* EFSCORRUPTED */
+	case ESTALE: return "ESTALE";
+	case EOPNOTSUPP: return "EOPNOTSUPP";
+	}
+	snprintf(other, sizeof(other), "E%d", e);
+	return other;
+}
+
+static void say(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	fflush(stdout);
+}
+
+/* ---- kernel log, per case ---- */
+
+static char trouble[256];
+
+static const char *const bad_words[] = {
+	"Oops", "BUG:", "WARNING:", "KASAN", "Kernel panic", "general protection fault",
+	"kernel BUG", "Call Trace", "UBSAN", NULL,
+};
+
+static void klog_drain(int print)
+{
+	static char buf[1 << 16];
+	int n = klogctl(KLOG_SIZE_UNREAD, NULL, 0);
+	char *line, *save = NULL;
+
+	if (n <= 0)
+		return;
+	if (n > (int)sizeof(buf) - 1)
+		n = sizeof(buf) - 1;
+	n = klogctl(KLOG_READ, buf, n);
+	if (n <= 0)
+		return;
+	buf[n] = '\0';
+	if (!print)
+		return;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		const char *const *w;
+		char *p = line;
+
+		if (p[0] == '<' && strchr(p, '>'))	/* "<3>" level prefix */
+			p = strchr(p, '>') + 1;
+		say("# kmsg: %s\n", p);
+		for (w = bad_words; *w; w++)
+			if (strstr(p, *w) && !trouble[0])
+				snprintf(trouble, sizeof(trouble), "%s", p);
+	}
+}
+
+/* ---- content ---- */
+
+static int hash_file(const char *path, char hex[65], int *err)
+{
+	unsigned char buf[8192], sum[32];
+	struct sha256 c;
+	ssize_t n;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0) {
+		*err = errno;
+		return -1;
+	}
+	sha256_init(&c);
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		sha256_update(&c, buf, (size_t)n);
+	*err = n < 0 ? errno : 0;
+	close(fd);
+	if (n < 0)
+		return -1;
+	sha256_final(&c, sum);
+	sha256_hex(sum, hex);
+	return 0;
+}
+
+/* "files: ok" when every manifest entry matches, else the first problem. */
+static void check_files(const char *name, const char *mnt)
+{
+	char path[512], line[512], hex[65], first[600] = "";
+	int total = 0, bad = 0, err;
+	FILE *m;
+
+	snprintf(path, sizeof(path), "/manifests/%s", name);
+	m = fopen(path, "r");
+	if (!m) {
+		say("# out: files: no manifest\n");
+		return;
+	}
+	while (fgets(line, sizeof(line), m)) {
+		char want[65], rel[400];
+
+		if (sscanf(line, "%64s %399s", want, rel) != 2)
+			continue;
+		total++;
+		snprintf(path, sizeof(path), "%s/%s", mnt, rel);
+		if (hash_file(path, hex, &err)) {
+			bad++;
+			if (!first[0])
+				snprintf(first, sizeof(first), "%s: %s", rel, errname(err));
+		} else if (strcmp(hex, want)) {
+			bad++;
+			if (!first[0])
+				snprintf(first, sizeof(first), "%s: content differs", rel);
+		}
+	}
+	fclose(m);
+	say("# files: %d of %d match\n", total - bad, total);
+	if (bad)
+		say("# out: files: %d bad (first: %s)\n", bad, first);
+	else
+		say("# out: files: ok\n");
+}
+
+static int write_probe(const char *mnt, int roundtrip)
+{
+	static const char data[] = "written by the guest\n";
+	char path[512], back[sizeof(data)];
+	int fd, e = 0;
+
+	snprintf(path, sizeof(path), "%s/kit-written", mnt);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0)
+		return errno;
+	if (write(fd, data, sizeof(data)) != (ssize_t)sizeof(data) || fsync(fd))
+		e = errno ? errno : EIO;
+	if (close(fd) && !e)
+		e = errno;
+	if (e || !roundtrip)
+		return e;
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return errno;
+	if (read(fd, back, sizeof(back)) != (ssize_t)sizeof(back) || memcmp(back, data, sizeof(data)))
+		e = EIO;
+	close(fd);
+	return e;
+}
+
+/* ---- one case ---- */
+
+struct plan {
+	char dev[16], name[64], mode[4], opts[128];
+	int probe_rw;
+};
+
+static int run_case(int n, const struct plan *p)
+{
+	char dev[64], mnt[128];
+	int rw = !strcmp(p->mode, "rw");
+	const char *opts = p->opts[0] ? p->opts : NULL;
+
+	klog_drain(0);
+	trouble[0] = '\0';
+	say("# case %d %s\n", n, p->name);
+	snprintf(dev, sizeof(dev), "/dev/%s", p->dev);
+	snprintf(mnt, sizeof(mnt), "/mnt/%s", p->name);
+	mkdir("/mnt", 0755);
+	mkdir(mnt, 0755);
+
+	if (mount(dev, mnt, "ext4", rw ? 0 : MS_RDONLY, opts)) {
+		say("# out: mount: %s\n", errname(errno));
+	} else {
+		say("# out: mount: ok\n");
+		check_files(p->name, mnt);
+		say("# out: write: %s\n", errname(write_probe(mnt, rw)));
+		if (rw)
+			check_files(p->name, mnt);
+		say("# out: umount: %s\n", errname(umount(mnt) ? errno : 0));
+		if (!rw && p->probe_rw) {
+			int e = mount(dev, mnt, "ext4", 0, opts) ? errno : 0;
+
+			say("# out: rw-mount: %s\n", errname(e));
+			if (!e && umount(mnt))
+				say("# out: umount: %s\n", errname(errno));
+		}
+	}
+	sync();
+	klog_drain(1);
+	if (trouble[0]) {
+		say("not ok %d %s # ERROR kernel trouble: %s\n", n, p->name, trouble);
+		return 0;
+	}
+	say("ok %d %s\n", n, p->name);
+	return 1;
+}
+
+static int read_plan(struct plan *pl)
+{
+	char line[512];
+	int n = 0;
+	FILE *f = fopen("/plan", "r");
+
+	if (!f)
+		return -1;
+	while (n < MAX_CASES && fgets(line, sizeof(line), f)) {
+		struct plan *p = &pl[n];
+		char *tok, *save = NULL;
+		int i = 0;
+
+		memset(p, 0, sizeof(*p));
+		for (tok = strtok_r(line, " \t\n", &save); tok; tok = strtok_r(NULL, " \t\n", &save), i++) {
+			if (i == 0)
+				snprintf(p->dev, sizeof(p->dev), "%s", tok);
+			else if (i == 1)
+				snprintf(p->name, sizeof(p->name), "%s", tok);
+			else if (i == 2)
+				snprintf(p->mode, sizeof(p->mode), "%s", tok);
+			else if (!strncmp(tok, "opts=", 5))
+				snprintf(p->opts, sizeof(p->opts), "%s", tok + 5);
+			else if (!strcmp(tok, "probe-rw"))
+				p->probe_rw = 1;
+		}
+		if (i >= 3)
+			n++;
+	}
+	fclose(f);
+	return n;
+}
+
+int main(void)
+{
+	static struct plan pl[MAX_CASES];
+	int n, i, pass = 0;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	mkdir("/dev", 0755);
+	if (mount("devtmpfs", "/dev", "devtmpfs", 0, NULL) && errno != EBUSY)
+		say("# mount devtmpfs: %s\n", errname(errno));
+	/* The console may be set up before /dev exists: reopen it. */
+	if (!freopen("/dev/console", "w", stdout))
+		return 1;
+	setvbuf(stdout, NULL, _IOLBF, 0);
+
+	say("KTAP version 1\n");
+	n = read_plan(pl);
+	if (n < 0) {
+		say("1..0 # SKIP no /plan\n");
+	} else {
+		say("1..%d\n", n);
+		for (i = 0; i < n; i++)
+			pass += run_case(i + 1, &pl[i]);
+		say("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:0 error:0\n", pass, n - pass);
+	}
+	say("# guest done\n");
+	sync();
+	reboot(RB_AUTOBOOT);
+	return 0;
+}

@@ -1,0 +1,578 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mkimage: turn an image-case recipe into a reproducible ext4 image.
+ *
+ * It generates a tree of files of known content, makes the filesystem with
+ * mke2fs -d from it (fixed UUID, hash seed and time), then rewrites group
+ * descriptors as the recipe asks through libext2fs, recomputing every
+ * bitmap and descriptor checksum.  Next to IMAGE it writes IMAGE.manifest
+ * ("sha256  path" per file, as sha256sum prints it).  Everything is written
+ * under temporary names and renamed only on success.
+ *
+ * Recipe lines ('#' starts a comment):
+ *   share-bitmaps                  every block and inode bitmap of every
+ *                                  group on ONE block of all ones
+ *   feature shared_blocks on|off   set or clear RO_COMPAT_SHARED_BLOCKS
+ *   block-bitmap G at WHERE        move group G's block bitmap
+ *   inode-bitmap G at WHERE        move group G's inode bitmap
+ *   inode-table G at WHERE         move group G's inode table
+ *   dedup NAME COPIES              COPIES files of identical content written
+ *                                  through libext2fs with EXT2_FLAG_SHARE_DUP
+ * WHERE: superblock | gdt | past-end | backup-superblock G | inode-table G
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <ext2fs/ext2fs.h>
+#include "sha256.h"
+
+#define EXIT_BAD 2
+#define FAKE_TIME 1600000000L
+#define UUID "6b1e4b1c-8d2f-4b7e-9a51-0e2d3c4b5a69"
+#define HASH_SEED "2f0c7a55-3e1d-4c8b-b1a4-5d6e7f809a1b"
+#define MAX_OPS 32
+
+static const char *prog = "mkimage";
+static char tmpimg[4096], tmpman[4096], tmptree[4096], tmpconf[4200];
+
+/* mke2fs reads only this, so the host's mke2fs.conf cannot change images. */
+static const char mke2fs_conf[] =
+	"[defaults]\n\tbase_features = sparse_super,large_file,filetype,resize_inode,dir_index,ext_attr\n"
+	"\tblocksize = 1024\n\tinode_size = 256\n\n"
+	"[fs_types]\n\text4 = {\n\t\tinode_size = 256\n\t}\n\tsmall = {\n\t\tinode_ratio = 4096\n\t}\n\tfloppy = {\n\t\tinode_ratio = 8192\n\t}\n";
+
+static void cleanup(void)
+{
+	char cmd[8300];
+
+	if (tmpimg[0])
+		unlink(tmpimg);
+	if (tmpman[0])
+		unlink(tmpman);
+	if (tmpconf[0])
+		unlink(tmpconf);
+	if (tmptree[0]) {
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmptree);
+		if (system(cmd))
+			fprintf(stderr, "%s: could not remove %s\n", prog, tmptree);
+	}
+}
+
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+	int e = errno;
+
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	if (fmt[strlen(fmt) - 1] == ':')
+		fprintf(stderr, " %s", strerror(e));
+	fputc('\n', stderr);
+	cleanup();
+	exit(EXIT_FAILURE);
+}
+
+static void die_fs(errcode_t err, const char *what)
+{
+	fprintf(stderr, "%s: %s: %s\n", prog, what, error_message(err));
+	cleanup();
+	exit(EXIT_FAILURE);
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: %s RECIPE IMAGE\n", prog);
+	exit(EXIT_BAD);
+}
+
+/* ---- the recipe ---- */
+
+enum where { W_SB, W_GDT, W_PAST_END, W_BACKUP_SB, W_ITABLE };
+enum what { OP_BB, OP_IB, OP_IT };
+
+struct move {
+	enum what what;
+	unsigned int group;
+	enum where where;
+	unsigned int arg;
+};
+
+struct recipe {
+	int share_bitmaps;
+	int shared_blocks;	/* -1 leave, 0 clear, 1 set */
+	struct move moves[MAX_OPS];
+	int nmoves;
+	char dedup_name[64];
+	int dedup_copies;
+};
+
+static void bad_line(const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: %s:%d: ", prog, file, line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	cleanup();
+	exit(EXIT_BAD);
+}
+
+static unsigned int number(const char *file, int line, const char *s)
+{
+	char *end;
+	unsigned long v;
+
+	if (!s)
+		bad_line(file, line, "a number is missing");
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end || end == s || v > 1000000)
+		bad_line(file, line, "'%s' is not a small number", s);
+	return (unsigned int)v;
+}
+
+static void parse_where(const char *file, int line, struct move *m, char **tok, int n)
+{
+	if (n < 1)
+		bad_line(file, line, "'at' needs a place");
+	if (!strcmp(tok[0], "superblock") && n == 1)
+		m->where = W_SB;
+	else if (!strcmp(tok[0], "gdt") && n == 1)
+		m->where = W_GDT;
+	else if (!strcmp(tok[0], "past-end") && n == 1)
+		m->where = W_PAST_END;
+	else if (!strcmp(tok[0], "backup-superblock") && n == 2)
+		m->where = W_BACKUP_SB, m->arg = number(file, line, tok[1]);
+	else if (!strcmp(tok[0], "inode-table") && n == 2)
+		m->where = W_ITABLE, m->arg = number(file, line, tok[1]);
+	else
+		bad_line(file, line, "unknown place '%s' (superblock, gdt, past-end, backup-superblock G, inode-table G)", tok[0]);
+}
+
+static void read_recipe(const char *file, struct recipe *r)
+{
+	char buf[512];
+	int line = 0;
+	FILE *f = fopen(file, "r");
+
+	if (!f)
+		die("open %s:", file);
+	memset(r, 0, sizeof(*r));
+	r->shared_blocks = -1;
+	while (fgets(buf, sizeof(buf), f)) {
+		char *tok[8], *p, *save = NULL;
+		int n = 0;
+
+		line++;
+		if ((p = strchr(buf, '#')))
+			*p = '\0';
+		for (p = strtok_r(buf, " \t\r\n", &save); p && n < 8; p = strtok_r(NULL, " \t\r\n", &save))
+			tok[n++] = p;
+		if (n == 0)
+			continue;
+		if (!strcmp(tok[0], "share-bitmaps") && n == 1) {
+			r->share_bitmaps = 1;
+		} else if (!strcmp(tok[0], "feature")) {
+			if (n != 3 || strcmp(tok[1], "shared_blocks"))
+				bad_line(file, line, "usage: feature shared_blocks on|off");
+			if (!strcmp(tok[2], "on"))
+				r->shared_blocks = 1;
+			else if (!strcmp(tok[2], "off"))
+				r->shared_blocks = 0;
+			else
+				bad_line(file, line, "feature: '%s' is neither on nor off", tok[2]);
+		} else if (!strcmp(tok[0], "block-bitmap") || !strcmp(tok[0], "inode-bitmap") ||
+			   !strcmp(tok[0], "inode-table")) {
+			struct move *m;
+
+			if (r->nmoves == MAX_OPS)
+				bad_line(file, line, "too many moves (%d at most)", MAX_OPS);
+			m = &r->moves[r->nmoves++];
+			m->what = tok[0][0] == 'b' ? OP_BB : tok[0][6] == 'b' ? OP_IB : OP_IT;
+			if (n < 3 || strcmp(tok[2], "at"))
+				bad_line(file, line, "usage: %s GROUP at PLACE", tok[0]);
+			m->group = number(file, line, tok[1]);
+			parse_where(file, line, m, tok + 3, n - 3);
+		} else if (!strcmp(tok[0], "dedup")) {
+			if (n != 3 || strlen(tok[1]) >= sizeof(r->dedup_name) || strchr(tok[1], '/'))
+				bad_line(file, line, "usage: dedup NAME COPIES");
+			strcpy(r->dedup_name, tok[1]);
+			r->dedup_copies = (int)number(file, line, tok[2]);
+			if (r->dedup_copies < 2 || r->dedup_copies > 16)
+				bad_line(file, line, "dedup: COPIES must be 2 to 16");
+		} else {
+			bad_line(file, line, "unknown directive '%s'", tok[0]);
+		}
+	}
+	if (ferror(f))
+		die("read %s:", file);
+	fclose(f);
+}
+
+/* ---- the file tree: known content, reproducible ---- */
+
+static const struct {
+	const char *path;
+	size_t size;
+} files[] = {
+	{ "hello.txt", 0 },	/* text, below */
+	{ "empty", 0 },
+	{ "one-block", 1024 },
+	{ "block-and-a-byte", 1025 },
+	{ "dir/nested/seven-blocks", 7 * 1024 + 17 },
+	{ "dir/big", 300000 },
+	{ "dir/small", 100 },
+};
+#define HELLO "shared_blocks test image: every file's sha256 is in the manifest\n"
+
+static void fill(const char *name, unsigned char *buf, size_t n)
+{
+	uint64_t x = 1469598103934665603ULL;
+	size_t i;
+
+	for (i = 0; name[i]; i++)
+		x = (x ^ (unsigned char)name[i]) * 1099511628211ULL;
+	for (i = 0; i < n; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		buf[i] = (unsigned char)(x >> 24);
+	}
+}
+
+static void hash_line(FILE *man, const char *path, const unsigned char *data, size_t n)
+{
+	struct sha256 c;
+	unsigned char sum[32];
+	char hex[65];
+
+	sha256_init(&c);
+	sha256_update(&c, data, n);
+	sha256_final(&c, sum);
+	sha256_hex(sum, hex);
+	fprintf(man, "%s  %s\n", hex, path);
+}
+
+static void write_file(const char *path, const unsigned char *data, size_t n)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+	if (fd < 0)
+		die("create %s:", path);
+	if (n && write(fd, data, n) != (ssize_t)n)
+		die("write %s:", path);
+	if (close(fd))
+		die("close %s:", path);
+}
+
+static void settime(const char *path)
+{
+	struct timespec ts[2] = { { FAKE_TIME, 0 }, { FAKE_TIME, 0 } };
+
+	if (utimensat(AT_FDCWD, path, ts, AT_SYMLINK_NOFOLLOW))
+		die("set times of %s:", path);
+}
+
+static void make_tree(const char *root, FILE *man)
+{
+	char path[8192];
+	size_t i;
+	static const char *const dirs[] = { "", "/dir", "/dir/nested" };
+
+	for (i = 1; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(path, sizeof(path), "%s%s", root, dirs[i]);
+		if (mkdir(path, 0755))
+			die("mkdir %s:", path);
+	}
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		size_t n = i == 0 ? strlen(HELLO) : files[i].size;
+		unsigned char *buf = malloc(n + 1);
+
+		if (!buf)
+			die("out of memory");
+		if (i == 0)
+			memcpy(buf, HELLO, n);
+		else
+			fill(files[i].path, buf, n);
+		snprintf(path, sizeof(path), "%s/%s", root, files[i].path);
+		write_file(path, buf, n);
+		hash_line(man, files[i].path, buf, n);
+		settime(path);
+		free(buf);
+	}
+	/* mke2fs -d copies times: set them last, children before parents. */
+	for (i = sizeof(dirs) / sizeof(dirs[0]); i-- > 0;) {
+		snprintf(path, sizeof(path), "%s%s", root, dirs[i]);
+		settime(path);
+	}
+}
+
+/* ---- mke2fs ---- */
+
+static void run_mke2fs(const char *img, const char *tree)
+{
+	char t[32];
+	pid_t pid;
+	int st;
+
+	snprintf(t, sizeof(t), "%ld", FAKE_TIME);
+	snprintf(tmpconf, sizeof(tmpconf), "%s.conf", tree);
+	{
+		FILE *f = fopen(tmpconf, "w");
+
+		if (!f || fputs(mke2fs_conf, f) < 0 || fclose(f))
+			die("write %s:", tmpconf);
+	}
+	/* An existing file keeps mke2fs from announcing that it creates one. */
+	{
+		int fd = open(img, O_WRONLY | O_CREAT | O_EXCL, 0644);
+
+		if (fd < 0 || close(fd))
+			die("create %s:", img);
+	}
+	pid = fork();
+	if (pid < 0)
+		die("fork:");
+	if (pid == 0) {
+		/* The host's mke2fs.conf must not change the image. */
+		setenv("MKE2FS_CONFIG", tmpconf, 1);
+		setenv("E2FSPROGS_FAKE_TIME", t, 1);
+		execlp("mke2fs", "mke2fs", "-q", "-F", "-t", "ext4",
+		       "-b", "1024", "-g", "2048", "-N", "512", "-I", "256", "-J", "size=1",
+		       "-O", "64bit,flex_bg,metadata_csum,extent,huge_file,dir_nlink,extra_isize,has_journal,^metadata_csum_seed",
+		       "-U", UUID, "-L", "kit-image",
+		       "-E", "hash_seed=" HASH_SEED ",root_owner=0:0,lazy_itable_init=0,lazy_journal_init=0,nodiscard",
+		       "-d", tree, img, "16384", (char *)NULL);
+		fprintf(stderr, "%s: exec mke2fs: %s\n", prog, strerror(errno));
+		_exit(127);
+	}
+	if (waitpid(pid, &st, 0) < 0)
+		die("wait for mke2fs:");
+	if (!WIFEXITED(st) || WEXITSTATUS(st))
+		die("mke2fs failed (status %d) for %s", WIFEXITED(st) ? WEXITSTATUS(st) : -1, img);
+}
+
+/* ---- descriptor surgery ---- */
+
+static blk64_t place(ext2_filsys fs, const struct move *m)
+{
+	blk64_t first = fs->super->s_first_data_block;
+
+	switch (m->where) {
+	case W_SB:
+		return first;
+	case W_GDT:
+		return first + 1;
+	case W_PAST_END:
+		return ext2fs_blocks_count(fs->super) + 16;
+	case W_BACKUP_SB:
+		if (m->arg >= fs->group_desc_count || !ext2fs_bg_has_super(fs, m->arg) || m->arg == 0)
+			die("group %u has no backup superblock", m->arg);
+		return ext2fs_group_first_block2(fs, m->arg);
+	case W_ITABLE:
+		if (m->arg >= fs->group_desc_count)
+			die("no group %u (the image has %u)", m->arg, fs->group_desc_count);
+		return ext2fs_inode_table_loc(fs, m->arg);
+	}
+	return 0;
+}
+
+static void apply_moves(ext2_filsys fs, const struct recipe *r)
+{
+	int i;
+
+	for (i = 0; i < r->nmoves; i++) {
+		const struct move *m = &r->moves[i];
+		blk64_t b;
+
+		if (m->group >= fs->group_desc_count)
+			die("no group %u (the image has %u)", m->group, fs->group_desc_count);
+		b = place(fs, m);
+		if (m->what == OP_BB)
+			ext2fs_block_bitmap_loc_set(fs, m->group, b);
+		else if (m->what == OP_IB)
+			ext2fs_inode_bitmap_loc_set(fs, m->group, b);
+		else
+			ext2fs_inode_table_loc_set(fs, m->group, b);
+	}
+}
+
+/* One all-ones block for every bitmap: valid checksums for every group,
+ * since bitmap checksums do not mix in the group number. */
+static void share_bitmaps(ext2_filsys fs)
+{
+	unsigned int bsize = fs->blocksize;
+	unsigned char *ones = malloc(bsize);
+	blk64_t shared = ext2fs_block_bitmap_loc(fs, 0);
+	dgrp_t g;
+	errcode_t err;
+
+	if (!ones)
+		die("out of memory");
+	memset(ones, 0xff, bsize);
+	err = io_channel_write_blk64(fs->io, shared, 1, ones);
+	if (err)
+		die_fs(err, "write the shared bitmap block");
+	for (g = 0; g < fs->group_desc_count; g++) {
+		ext2fs_block_bitmap_loc_set(fs, g, shared);
+		ext2fs_inode_bitmap_loc_set(fs, g, shared);
+		ext2fs_bg_flags_clear(fs, g, EXT2_BG_BLOCK_UNINIT | EXT2_BG_INODE_UNINIT);
+		ext2fs_bg_free_blocks_count_set(fs, g, 0);
+		ext2fs_bg_free_inodes_count_set(fs, g, 0);
+		ext2fs_bg_itable_unused_set(fs, g, 0);
+		err = ext2fs_block_bitmap_csum_set(fs, g, (char *)ones, EXT2_CLUSTERS_PER_GROUP(fs->super) / 8);
+		if (!err)
+			err = ext2fs_inode_bitmap_csum_set(fs, g, (char *)ones, EXT2_INODES_PER_GROUP(fs->super) / 8);
+		if (err)
+			die_fs(err, "bitmap checksum");
+	}
+	ext2fs_free_blocks_count_set(fs->super, 0);
+	fs->super->s_free_inodes_count = 0;
+	free(ones);
+}
+
+static void add_dedup(ext2_filsys fs, const struct recipe *r, FILE *man)
+{
+	size_t n = 3 * fs->blocksize;
+	unsigned char *buf = malloc(n);
+	errcode_t err;
+	int i;
+
+	if (!buf)
+		die("out of memory");
+	fill(r->dedup_name, buf, n);
+	err = ext2fs_read_bitmaps(fs);
+	if (err)
+		die_fs(err, "read bitmaps");
+	for (i = 0; i < r->dedup_copies; i++) {
+		struct ext2_inode inode;
+		ext2_file_t file;
+		ext2_ino_t ino;
+		unsigned int got;
+		char name[96];
+
+		snprintf(name, sizeof(name), "%s.%d", r->dedup_name, i);
+		err = ext2fs_new_inode(fs, EXT2_ROOT_INO, LINUX_S_IFREG | 0644, 0, &ino);
+		if (!err)
+			err = ext2fs_link(fs, EXT2_ROOT_INO, name, ino, EXT2_FT_REG_FILE);
+		if (err == EXT2_ET_DIR_NO_SPACE) {
+			err = ext2fs_expand_dir(fs, EXT2_ROOT_INO);
+			if (!err)
+				err = ext2fs_link(fs, EXT2_ROOT_INO, name, ino, EXT2_FT_REG_FILE);
+		}
+		if (err)
+			die_fs(err, "create a dedup file");
+		ext2fs_inode_alloc_stats2(fs, ino, +1, 0);
+		memset(&inode, 0, sizeof(inode));
+		inode.i_mode = LINUX_S_IFREG | 0644;
+		inode.i_links_count = 1;
+		inode.i_atime = inode.i_ctime = inode.i_mtime = FAKE_TIME;
+		if (ext2fs_has_feature_extents(fs->super)) {
+			ext2_extent_handle_t h;
+
+			err = ext2fs_extent_open2(fs, ino, &inode, &h);
+			if (err)
+				die_fs(err, "extent header");
+			ext2fs_extent_free(h);
+		}
+		err = ext2fs_write_new_inode(fs, ino, &inode);
+		if (!err)
+			err = ext2fs_file_open(fs, ino, EXT2_FILE_WRITE, &file);
+		if (!err)
+			err = ext2fs_file_write(file, buf, (unsigned int)n, &got);
+		if (!err && got != n)
+			err = EXT2_ET_SHORT_WRITE;
+		if (!err)
+			err = ext2fs_file_close(file);
+		if (err)
+			die_fs(err, "write a dedup file");
+		hash_line(man, name, buf, n);
+	}
+	free(buf);
+}
+
+int main(int argc, char **argv)
+{
+	struct recipe r;
+	ext2_filsys fs;
+	errcode_t err;
+	FILE *man;
+	char t[32], *dir;
+	int flags = EXT2_FLAG_RW | EXT2_FLAG_64BITS;
+	const char *img;
+
+	if (argc != 3)
+		usage();
+	img = argv[2];
+	read_recipe(argv[1], &r);
+
+	snprintf(tmpimg, sizeof(tmpimg), "%s.tmp.%d", img, (int)getpid());
+	snprintf(tmpman, sizeof(tmpman), "%s.manifest.tmp.%d", img, (int)getpid());
+	snprintf(tmptree, sizeof(tmptree), "%s/kit-tree.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if (!(dir = mkdtemp(tmptree))) {
+		tmptree[0] = '\0';
+		die("mkdtemp:");
+	}
+	man = fopen(tmpman, "w");
+	if (!man)
+		die("create %s:", tmpman);
+	make_tree(tmptree, man);
+	run_mke2fs(tmpimg, tmptree);
+
+	snprintf(t, sizeof(t), "%ld", FAKE_TIME);
+	setenv("E2FSPROGS_FAKE_TIME", t, 1);
+	if (r.dedup_copies)
+		flags |= EXT2_FLAG_SHARE_DUP;
+	err = ext2fs_open2(tmpimg, NULL, flags, 0, 0, unix_io_manager, &fs);
+	if (err)
+		die_fs(err, "open the new image");
+	fs->now = FAKE_TIME;
+	/* Write the backup descriptors too, so they match the primary. */
+	fs->flags &= ~EXT2_FLAG_MASTER_SB_ONLY;
+
+	if (r.dedup_copies)
+		add_dedup(fs, &r, man);
+	if (r.share_bitmaps)
+		share_bitmaps(fs);
+	apply_moves(fs, &r);
+	if (r.shared_blocks == 1)
+		ext2fs_set_feature_shared_blocks(fs->super);
+	else if (r.shared_blocks == 0)
+		ext2fs_clear_feature_shared_blocks(fs->super);
+	if (r.share_bitmaps || r.nmoves) {
+		dgrp_t g;
+
+		for (g = 0; g < fs->group_desc_count; g++)
+			ext2fs_group_desc_csum_set(fs, g);
+	}
+	ext2fs_mark_super_dirty(fs);
+	err = ext2fs_close_free(&fs);
+	if (err)
+		die_fs(err, "write the image");
+
+	if (fclose(man))
+		die("write %s:", tmpman);
+	{
+		char final[4200];
+
+		snprintf(final, sizeof(final), "%s.manifest", img);
+		if (rename(tmpman, final))
+			die("rename %s:", tmpman);
+		tmpman[0] = '\0';
+		if (rename(tmpimg, img))
+			die("rename %s:", tmpimg);
+		tmpimg[0] = '\0';
+	}
+	cleanup();
+	return 0;
+}

@@ -1,0 +1,59 @@
+# SPDX-License-Identifier: GPL-2.0
+# A small TAP harness in the manner of git's t/test-lib.sh: one behaviour
+# per test, setup inside the test, named prerequisites that skip with a
+# reason, test_must_fail that counts a crash as an error.
+# shellcheck shell=sh
+
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+BIN=${KIT_CACHE:?KIT_CACHE is not set}/bin
+PATH=$TOP/build:$TOP/test:$PATH
+export KIT_T0=0
+trash=$(mktemp -d "${TMPDIR:-/tmp}/kit-unit.XXXXXX")
+trap 'rm -rf "$trash"' EXIT
+cd "$trash"
+n=0 failed=0 prereqs=" "
+
+test_set_prereq() { prereqs="$prereqs$1 "; }
+
+# test_expect_success [PREREQ] NAME 'COMMANDS'
+test_expect_success() {
+	if [ $# -eq 3 ]; then need=$1; shift; else need=; fi
+	n=$((n + 1))
+	if [ -n "$need" ] && [ "${prereqs#* $need }" = "$prereqs" ]; then
+		echo "ok $n # SKIP $1 (missing $need)"
+		return 0
+	fi
+	if (set -e; eval "$2") >"$trash/out.$n" 2>&1; then
+		echo "ok $n - $1"
+	else
+		failed=$((failed + 1))
+		echo "not ok $n - $1"
+		sed 's/^/#   /' "$trash/out.$n"
+	fi
+}
+
+# test_must_fail [CODE] CMD...: CMD must fail (with CODE if given), and not
+# by a signal.
+test_must_fail() {
+	want=
+	case $1 in [0-9]*) want=$1; shift ;; esac
+	rc=0
+	"$@" || rc=$?
+	if [ $rc -eq 0 ]; then echo "test_must_fail: '$*' succeeded" >&2; return 1; fi
+	if [ $rc -gt 128 ]; then echo "test_must_fail: '$*' died of signal $((rc - 128))" >&2; return 1; fi
+	if [ -n "$want" ] && [ $rc -ne "$want" ]; then echo "test_must_fail: '$*' exited $rc, not $want" >&2; return 1; fi
+	return 0
+}
+
+# test_grep PATTERN FILE: like grep -q, but shows FILE when it fails.
+test_grep() {
+	grep -q -- "$1" "$2" && return 0
+	echo "no '$1' in $2:" >&2
+	sed 's/^/| /' "$2" >&2
+	return 1
+}
+
+test_done() {
+	echo "1..$n"
+	[ "$failed" -eq 0 ]
+}
