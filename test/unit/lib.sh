@@ -7,7 +7,7 @@
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 BIN=${KIT_CACHE:?KIT_CACHE is not set}/bin
 PATH=$TOP/build:$TOP/test:$PATH
-export KIT_T0=0
+export KIT_T0=$(date +%s)
 trash=$(mktemp -d "${TMPDIR:-/tmp}/kit-unit.XXXXXX")
 trap 'rm -rf "$trash"' EXIT
 cd "$trash"

@@ -1,0 +1,100 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# test/mkimage: each case's image has the layout it promises, checked with
+# dumpe2fs, debugfs and e2fsck; images are byte-identical when rebuilt.
+. "$(dirname "$0")/lib.sh"
+CASES=$TOP/test/cases
+
+# dumpe2fs may complain about the very layout a case makes: keep its output.
+img() { $BIN/mkimage "$CASES/$1/recipe" "$1.img" 2>err.mk && { dumpe2fs "$1.img" >"$1.dump" 2>/dev/null || :; }; }
+# field GROUP WHAT: the location dumpe2fs gives for a group's "Block bitmap" etc.
+field() { awk -v g="Group $1:" -v w="$2 at" 'index($0, g) == 1 { on = 1; next } /^Group / { on = 0 }
+	on && index($0, w) { sub(".*" w " ", ""); sub(/[ -].*/, ""); print; exit }' "$3"; }
+# The files come out of the image (debugfs, no mount) equal to the manifest.
+contents_match() {
+	rm -rf x && mkdir x && debugfs -R "rdump / x" "$1" 2>/dev/null &&
+	(cd x/* 2>/dev/null || cd x; sha256sum -c --quiet "$OLDPWD/$1.manifest")
+}
+
+test_expect_success 'plain: 8 groups, 64bit, flex_bg, metadata_csum, e2fsck clean' '
+	img plain && test_grep "^Filesystem features:.* 64bit flex_bg .*metadata_csum" plain.dump &&
+	test $(grep -c "^Group [0-9]" plain.dump) -eq 8 && e2fsck -fn plain.img
+'
+test_expect_success 'plain: every file matches the manifest' '
+	img plain && test $(wc -l <plain.img.manifest) -ge 7 && contents_match plain.img
+'
+test_expect_success 'two builds of one recipe are byte-identical' '
+	img plain && mv plain.img first.img && img plain && cmp first.img plain.img
+'
+test_expect_success 'shared-bitmaps: every bitmap of every group on one block, flag set' '
+	img shared-bitmaps && test_grep "^Filesystem features:.* shared_blocks" shared-bitmaps.dump &&
+	b=$(field 0 "Block bitmap" shared-bitmaps.dump) && test -n "$b" &&
+	for g in 0 1 2 3 4 5 6 7; do
+		test "$(field $g "Block bitmap" shared-bitmaps.dump)" = "$b" &&
+		test "$(field $g "Inode bitmap" shared-bitmaps.dump)" = "$b" || return 1
+	done
+'
+test_expect_success 'shared-bitmaps: the shared block is all ones, no UNINIT flag left' '
+	img shared-bitmaps && b=$(field 0 "Block bitmap" shared-bitmaps.dump) &&
+	test "$(dd if=shared-bitmaps.img bs=1024 skip=$b count=1 2>/dev/null | od -An -v -tx1 | tr -d " \n" | tr -d f)" = "" &&
+	! grep -q "UNINIT" shared-bitmaps.dump
+'
+test_expect_success 'shared-bitmaps: descriptor checksums verify, bitmap checksums agree across groups' '
+	img shared-bitmaps && ! grep -q "EXPECTED" shared-bitmaps.dump &&
+	test $(grep "Block bitmap at" shared-bitmaps.dump | sed "s/.*csum //" | sort -u | wc -l) -eq 1 &&
+	test $(grep "Inode bitmap at" shared-bitmaps.dump | sed "s/.*csum //" | sort -u | wc -l) -eq 1 &&
+	! grep -q "csum 0x00000000" shared-bitmaps.dump && contents_match shared-bitmaps.img
+'
+test_expect_success 'a broken descriptor checksum would be seen by that check' '
+	img shared-bitmaps && printf "\377" | dd of=shared-bitmaps.img bs=1 seek=$((2048 + 64 * 3 + 30)) conv=notrunc 2>/dev/null &&
+	dumpe2fs shared-bitmaps.img 2>/dev/null | grep -q "EXPECTED"
+'
+test_expect_success 'shared-bitmaps: e2fsck refuses any bitmap overlap, flag or not (it is no oracle here)' '
+	img shared-bitmaps && test_must_fail e2fsck -fn shared-bitmaps.img >fsck 2>&1 &&
+	grep -qi "bitmap" fsck
+'
+test_expect_success 'overlap-noflag: the same layout without the flag' '
+	img overlap-noflag && ! grep -q "shared_blocks" overlap-noflag.dump &&
+	test "$(field 5 "Inode bitmap" overlap-noflag.dump)" = "$(field 0 "Block bitmap" overlap-noflag.dump)"
+'
+test_expect_success 'shared-data: identical files share their blocks, e2fsck accepts it with the flag' '
+	img shared-data && test_grep "shared_blocks" shared-data.dump &&
+	a=$(debugfs -R "blocks same.0" shared-data.img 2>/dev/null) && test -n "$a" &&
+	test "$(debugfs -R "blocks same.2" shared-data.img 2>/dev/null)" = "$a" &&
+	e2fsck -fn shared-data.img && contents_match shared-data.img
+'
+test_expect_success 'bitmap-on-superblock: group 3 block bitmap at the superblock' '
+	img bitmap-on-superblock && test "$(field 3 "Block bitmap" bitmap-on-superblock.dump)" = 1
+'
+test_expect_success 'bitmap-on-gdt: group 3 block bitmap on the descriptor table' '
+	img bitmap-on-gdt && test "$(field 3 "Block bitmap" bitmap-on-gdt.dump)" = 2
+'
+test_expect_success 'bitmap-past-end: group 3 block bitmap beyond the last block' '
+	img bitmap-past-end && test "$(field 3 "Block bitmap" bitmap-past-end.dump)" -gt 16383
+'
+test_expect_success 'itable-overlap: group 1 inode table is group 0 inode table' '
+	img itable-overlap && test "$(field 1 "Inode table" itable-overlap.dump)" = "$(field 0 "Inode table" itable-overlap.dump)"
+'
+test_expect_success 'sb-overlap: group 0 block bitmap on group 1 backup superblock' '
+	img sb-overlap && test "$(field 0 "Block bitmap" sb-overlap.dump)" = 2049 &&
+	test_grep "^  Backup superblock at 2049," sb-overlap.dump
+'
+test_expect_success 'the placed cases are refused by e2fsck (stated: it refuses these layouts)' '
+	for c in bitmap-on-superblock bitmap-on-gdt bitmap-past-end itable-overlap sb-overlap; do
+		img $c && { test_must_fail e2fsck -fn $c.img >/dev/null 2>&1 || return 1; }
+	done
+'
+test_expect_success 'a bad recipe is one clear error and leaves no image' '
+	echo "share-bitmaps" >r && echo "block-bitmap x at gdt" >>r &&
+	test_must_fail 2 $BIN/mkimage r out.img 2>err && test_grep "^mkimage: r:2: .x. is not a small number" err &&
+	test ! -e out.img && test ! -e out.img.manifest && ! ls out.img.* 2>/dev/null
+'
+test_expect_success 'an unknown directive is refused' '
+	echo "frobnicate" >r && test_must_fail 2 $BIN/mkimage r out.img 2>err &&
+	test_grep "r:1: unknown directive .frobnicate." err && test ! -e out.img
+'
+test_expect_success 'a group the image lacks is refused, not half-written' '
+	echo "block-bitmap 99 at gdt" >r && test_must_fail 1 $BIN/mkimage r out.img 2>err &&
+	test_grep "no group 99" err && test ! -e out.img && ! ls out.img.* 2>/dev/null
+'
+test_done
