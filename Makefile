@@ -57,15 +57,15 @@ export KIT_SUITES := $(SUITES)
 # Where a series' source comes from: a pinned .deb, or a path the user gives.
 src_input = $(if $(filter debian,$(S_$(1)_kind)),$(KIT_CACHE)/debs/$(S_$(1)_package)_$(S_$(1)_version).deb,$(or $($(S_$(1)_env)),$(S_$(1)_path)))
 src_ready = $(if $(filter debian,$(S_$(1)_kind)),y,$(if $(call src_input,$(1)),$(wildcard $(call src_input,$(1)))))
-skip_reason = $(S_$(1)_kind) source not found: set $(S_$(1)_env) to a $(S_$(1)_kind) of $(1).y (verified: $(or $(S_$(1)_verified),none))
+skip_reason = $(if $(call src_input,$(1)),$(S_$(1)_kind) $(call src_input,$(1)) does not exist,no $(S_$(1)_kind) given): set $(S_$(1)_env) to a $(1).y kernel $(S_$(1)_kind) (stack verified on $(or $(S_$(1)_verified),no release))
 
 define series_rules
 $(KIT_CACHE)/debs/$(S_$(1)_package)_$(S_$(1)_version).deb: | $(DEPS)
 	@build/fetch-debian $(1) $(S_$(1)_package) $(S_$(1)_version) $(S_$(1)_suite) $$@ matrix.lock
 
-$(KIT_CACHE)/src/$(1).stamp: $(call src_input,$(1)) | $(DEPS)
+$(KIT_CACHE)/src/$(1).stamp: $(call src_input,$(1))$(if $(filter tree,$(S_$(1)_kind)),/Makefile) | $(DEPS)
 	@mkdir -p $$(@D)
-	@build/unpack $(1) $(S_$(1)_kind) $$< $(KIT_CACHE)/src/$(1)
+	@build/unpack $(1) $(S_$(1)_kind) $(call src_input,$(1)) $(KIT_CACHE)/src/$(1)
 	@touch $$@
 
 $(KIT_CACHE)/out/$(1)/vanilla/bzImage: $(KIT_CACHE)/src/$(1).stamp $(CONFIG) build/kernel build/check-config
@@ -74,7 +74,8 @@ $(KIT_CACHE)/out/$(1)/vanilla/bzImage: $(KIT_CACHE)/src/$(1).stamp $(CONFIG) bui
 
 # After vanilla, in the same object tree: only the stack's files recompile.
 $(KIT_CACHE)/out/$(1)/patched/bzImage: $(KIT_CACHE)/out/$(1)/vanilla/bzImage $(S_$(1)_stack)/series $(wildcard $(S_$(1)_stack)/*.patch)
-	@KIT_CONFIG=$(CONFIG) build/kernel $(1) patched $(KIT_CACHE)/src/$(1) $(KIT_CACHE)/obj/$(1) $$(@D) $(S_$(1)_stack)
+	@KIT_CONFIG=$(CONFIG) KIT_FIX_A="$(S_$(1)_fix_A)" KIT_FIX_A_ORIG=$(FIX_A_ORIG) \
+	  build/kernel $(1) patched $(KIT_CACHE)/src/$(1) $(KIT_CACHE)/obj/$(1) $$(@D) $(S_$(1)_stack)
 
 $(foreach v,$(VARIANTS),
 $(RESULTS)/$(1)/$(v)/cells.tsv: $(KIT_CACHE)/out/$(1)/$(v)/bzImage $(IMAGES) $(BIN)/guest-init test/run-guest test/verdict $(wildcard test/cases/*/*) $(KIT_CACHE)/matrix.mk
