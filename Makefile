@@ -23,7 +23,7 @@ CASES := $(sort $(notdir $(patsubst %/,%,$(dir $(wildcard test/cases/*/recipe)))
 IMAGES := $(CASES:%=$(KIT_CACHE)/images/%.img)
 DEPS := $(KIT_CACHE)/deps.stamp
 
-.PHONY: all matrix kernels images check check-unit bump clean-results FORCE
+.PHONY: all matrix kernels images check check-unit apply bump clean-results FORCE
 .DELETE_ON_ERROR:
 all: matrix
 
@@ -59,10 +59,13 @@ src_input = $(if $(filter debian,$(S_$(1)_kind)),$(KIT_CACHE)/debs/$(S_$(1)_pack
 src_ready = $(if $(filter debian,$(S_$(1)_kind)),y,$(if $(call src_input,$(1)),$(wildcard $(call src_input,$(1)))))
 skip_reason = $(if $(call src_input,$(1)),$(S_$(1)_kind) $(call src_input,$(1)) does not exist,no $(S_$(1)_kind) given): set $(S_$(1)_env) to a $(1).y kernel $(S_$(1)_kind) (stack verified on $(or $(S_$(1)_verified),no release))
 
-define series_rules
+define debian_rules
 $(KIT_CACHE)/debs/$(S_$(1)_package)_$(S_$(1)_version).deb: | $(DEPS)
 	@build/fetch-debian $(1) $(S_$(1)_package) $(S_$(1)_version) $(S_$(1)_suite) $$@ matrix.lock
+endef
+$(foreach s,$(SERIES_ALL),$(if $(filter debian,$(S_$(s)_kind)),$(eval $(call debian_rules,$(s)))))
 
+define series_rules
 $(KIT_CACHE)/src/$(1).stamp: $(call src_input,$(1))$(if $(filter tree,$(S_$(1)_kind)),/Makefile) | $(DEPS)
 	@mkdir -p $$(@D)
 	@build/unpack $(1) $(S_$(1)_kind) $(call src_input,$(1)) $(KIT_CACHE)/src/$(1)
@@ -101,6 +104,11 @@ matrix: $(CELLS) FORCE
 	@: >$(RESULTS)/skipped.tsv
 	@$(foreach s,$(SKIP),printf '%s\t%s\n' '$(s)' '$(call skip_reason,$(s))' >>$(RESULTS)/skipped.tsv;)
 	@test/report $(RESULTS) "$(RUN)" "$(CASES)"
+
+# Apply a stack to your own tree: make apply TREE=... [STACK=versions/X.Y] [APPLY_FLAGS=--dry-run]
+apply:
+	@test -n "$(TREE)" || { echo "make apply: say which tree, e.g. make apply TREE=/usr/src/linux-source-6.1" >&2; exit 2; }
+	@build/apply $(APPLY_FLAGS) $(if $(STACK),--stack $(STACK)) $(TREE)
 
 bump:
 	@test -n "$(SERIES)" || { echo "make bump: say which, e.g. make bump SERIES=6.1" >&2; exit 2; }
