@@ -23,7 +23,7 @@ CASES := $(sort $(notdir $(patsubst %/,%,$(dir $(wildcard test/cases/*/recipe)))
 IMAGES := $(CASES:%=$(KIT_CACHE)/images/%.img)
 DEPS := $(KIT_CACHE)/deps.stamp
 
-.PHONY: all matrix kernels images check check-unit apply bump clean-results FORCE
+.PHONY: all matrix kernels images check check-unit review apply bump clean-results FORCE
 .DELETE_ON_ERROR:
 all: matrix
 
@@ -104,6 +104,10 @@ matrix: $(CELLS) FORCE
 	@: >$(RESULTS)/skipped.tsv
 	@$(foreach s,$(SKIP),printf '%s\t%s\n' '$(s)' '$(call skip_reason,$(s))' >>$(RESULTS)/skipped.tsv;)
 	@test/report $(RESULTS) "$(RUN)" "$(CASES)"
+
+# The review document of every stack against its originals (lint errors fail).
+review:
+	@build/review --results $(RESULTS)/results.json $(RESULTS)/review
 
 # Apply a stack to your own tree: make apply TREE=... [STACK=versions/X.Y] [APPLY_FLAGS=--dry-run]
 apply:

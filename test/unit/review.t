@@ -1,0 +1,68 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# build/review on fixture stacks: identical and context-only accepted, a
+# functional deviation without a note, a missing upstream reference and a
+# dropped tag flagged.
+. "$(dirname "$0")/lib.sh"
+
+orig() {
+	mkdir -p up && cat >up/X-fix.patch <<-'P'
+	From: A Author <a@example.org>
+	Subject: [PATCH] foo: fix the bar
+
+	Because.
+
+	Signed-off-by: A Author <a@example.org>
+	Fixes: 123456789abc ("foo: add bar")
+	---
+	--- a/foo.c
+	+++ b/foo.c
+	@@ -10,3 +10,3 @@ int f(void)
+	 a
+	-b
+	+c
+	 d
+	P
+}
+# stack NAME: versions/9.9 holding one patch made from the original by SED.
+stack() {
+	rm -rf v && mkdir -p v/9.9 && echo p.patch >v/9.9/series &&
+	sed -e 's|^Because.$|Because.\n\nOriginal: common/upstream/X-fix.patch|' -e "$1" up/X-fix.patch >v/9.9/p.patch
+}
+review_it() { review --versions v --upstream up --results none out; }
+
+test_expect_success 'an identical backport is accepted as identical' '
+	orig && stack "" && review_it >log 2>&1 && test_grep "Class: \*\*identical\*\*" out/review.md
+'
+test_expect_success 'other line numbers and context are context-only, accepted' '
+	orig && stack "s/^@@ -10,3 +10,3 @@ int f(void)/@@ -40,3 +40,3 @@ int g(void)/; s/^ d$/ e/" &&
+	review_it >log 2>&1 && test_grep "Class: \*\*context-only\*\*" out/review.md
+'
+test_expect_success 'a functional deviation without a note is a lint error' '
+	orig && stack "s/^+c$/+C/" && test_must_fail 1 review_it 2>err >/dev/null &&
+	test_grep "9.9/p.patch: deviates functionally from X-fix.patch without a .\[ 9.9: ... \]. note" err &&
+	test_grep "Class: \*\*functional\*\*" out/review.md
+'
+test_expect_success 'the same deviation with its note passes' '
+	orig && stack "s/^+c$/+C/; s/^---$/[ 9.9: C, because 9.9 spells it so. ]\n---/" &&
+	review_it >log 2>&1 && test_grep "> \[ 9.9: C, because" out/review.md
+'
+test_expect_success 'a patch naming no original is a lint error' '
+	orig && stack "" && sed -i "/^Original:/d" v/9.9/p.patch && test_must_fail 1 review_it 2>err >/dev/null &&
+	test_grep "9.9/p.patch: no upstream reference" err
+'
+test_expect_success 'a dropped Signed-off-by or Fixes of the original is a lint error' '
+	orig && stack "/^Fixes:/d" && test_must_fail 1 review_it 2>err >/dev/null &&
+	test_grep "the original.s .Fixes: 123456789abc" err
+'
+test_expect_success 'another author than the original is a lint error' '
+	orig && stack "s/^From: A Author/From: Somebody Else/" && test_must_fail 1 review_it 2>err >/dev/null &&
+	test_grep "author .Somebody Else" err
+'
+test_expect_success 'the HTML page is written beside the Markdown' '
+	orig && stack "" && review_it >/dev/null 2>&1 && test_grep "<h2 id=\"s9.9\">9.9</h2>" out/review.html
+'
+test_expect_success 'the shipped stacks have no lint error' '
+	review --results none out2 >log 2>&1 && test_grep "9 series, 0 lint error" log
+'
+test_done
