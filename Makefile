@@ -12,7 +12,7 @@
 KIT_CACHE ?= $(if $(XDG_CACHE_HOME),$(XDG_CACHE_HOME),$(HOME)/.cache)/ext4-backport-kit
 RESULTS ?= results
 KIT_T0 := $(shell date +%s)
-export KIT_CACHE KIT_T0
+export KIT_CACHE KIT_T0 RESULTS
 
 BIN := $(KIT_CACHE)/bin
 CFLAGS ?= -O2 -g -Wall -Wextra -Werror=implicit-function-declaration
