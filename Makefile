@@ -18,7 +18,9 @@ BIN := $(KIT_CACHE)/bin
 CFLAGS ?= -O2 -g -Wall -Wextra -Werror=implicit-function-declaration
 CONFIG := common/kernel.config
 FIX_A_ORIG := $(wildcard common/upstream/A-*.patch)
-VARIANTS := vanilla patched
+# Flavours beyond the reviewed fix, each a versions/X.Y/series.FLAVOUR;
+# FLAVOURS= leaves them out of the matrix.
+FLAVOURS ?= hardened
 CASES := $(sort $(notdir $(patsubst %/,%,$(dir $(wildcard test/cases/*/recipe)))))
 IMAGES := $(CASES:%=$(KIT_CACHE)/images/%.img)
 DEPS := $(KIT_CACHE)/deps.stamp
@@ -54,6 +56,10 @@ $(foreach s,$(VERSIONS),$(if $(filter $(s),$(SERIES_ALL)),,$(error VERSIONS: '$(
 SUITES := $(sort $(foreach s,$(SERIES_ALL),$(S_$(s)_suite)))
 export KIT_SUITES := $(SUITES)
 
+# What a series is built as: shipped, with its stack, and each flavour it has.
+flavours = $(foreach f,$(FLAVOURS),$(if $(wildcard $(S_$(1)_stack)/series.$(f)),$(f)))
+variants = vanilla patched $(call flavours,$(1))
+
 # Where a series' source comes from: a pinned .deb, or a path the user gives.
 src_input = $(if $(filter debian,$(S_$(1)_kind)),$(KIT_CACHE)/debs/$(S_$(1)_package)_$(S_$(1)_version).deb,$(or $($(S_$(1)_env)),$(S_$(1)_path)))
 src_ready = $(if $(filter debian,$(S_$(1)_kind)),y,$(if $(call src_input,$(1)),$(wildcard $(call src_input,$(1)))))
@@ -80,7 +86,13 @@ $(KIT_CACHE)/out/$(1)/patched/bzImage: $(KIT_CACHE)/out/$(1)/vanilla/bzImage $(S
 	@KIT_CONFIG=$(CONFIG) KIT_FIX_A="$(S_$(1)_fix_A)" KIT_FIX_A_ORIG=$(FIX_A_ORIG) \
 	  build/kernel $(1) patched $(KIT_CACHE)/src/$(1) $(KIT_CACHE)/obj/$(1) $$(@D) $(S_$(1)_stack)
 
-$(foreach v,$(VARIANTS),
+$(foreach f,$(call flavours,$(1)),
+$(KIT_CACHE)/out/$(1)/$(f)/bzImage: $(KIT_CACHE)/out/$(1)/patched/bzImage $(S_$(1)_stack)/series.$(f) $(wildcard $(S_$(1)_stack)/*.patch)
+	@KIT_CONFIG=$(CONFIG) KIT_FIX_A="$(S_$(1)_fix_A)" KIT_FIX_A_ORIG=$(FIX_A_ORIG) \
+	  build/kernel $(1) $(f) $(KIT_CACHE)/src/$(1) $(KIT_CACHE)/obj/$(1) $$(@D) $(S_$(1)_stack)
+)
+
+$(foreach v,$(call variants,$(1)),
 $(RESULTS)/$(1)/$(v)/cells.tsv: $(KIT_CACHE)/out/$(1)/$(v)/bzImage $(IMAGES) $(BIN)/guest-init test/run-guest test/verdict $(wildcard test/cases/*/*) $(KIT_CACHE)/matrix.mk
 	@test/run-guest $(1) $(v) $(KIT_CACHE)/out/$(1)/$(v)/bzImage $(RESULTS)/$(1)/$(v)
 )
@@ -90,26 +102,28 @@ $(foreach s,$(SERIES_ALL),$(eval $(call series_rules,$(s))))
 # A series whose source is missing becomes a SKIP row, never a pass.
 RUN := $(foreach s,$(VERSIONS),$(if $(call src_ready,$(s)),$(s)))
 SKIP := $(filter-out $(RUN),$(VERSIONS))
-CELLS := $(foreach s,$(RUN),$(foreach v,$(VARIANTS),$(RESULTS)/$(s)/$(v)/cells.tsv))
+CELLS := $(foreach s,$(RUN),$(foreach v,$(call variants,$(s)),$(RESULTS)/$(s)/$(v)/cells.tsv))
 
 $(KIT_CACHE)/images/%.img: test/cases/%/recipe $(BIN)/mkimage
 	@mkdir -p $(@D)
 	@$(BIN)/mkimage $< $@
 
 images: $(IMAGES)
-kernels: $(foreach s,$(RUN),$(foreach v,$(VARIANTS),$(KIT_CACHE)/out/$(s)/$(v)/bzImage))
+kernels: $(foreach s,$(RUN),$(foreach v,$(call variants,$(s)),$(KIT_CACHE)/out/$(s)/$(v)/bzImage))
 
 matrix: $(CELLS) FORCE
 	@mkdir -p $(RESULTS)
 	@: >$(RESULTS)/skipped.tsv
 	@$(foreach s,$(SKIP),printf '%s\t%s\n' '$(s)' '$(call skip_reason,$(s))' >>$(RESULTS)/skipped.tsv;)
-	@test/report $(RESULTS) "$(RUN)" "$(CASES)"
+	@KIT_VARIANTS="vanilla patched $(FLAVOURS)" test/report $(RESULTS) "$(RUN)" "$(CASES)"
 
 # The review document of every stack against its originals (lint errors fail).
 review:
 	@build/review --results $(RESULTS)/results.json $(RESULTS)/review
+	@build/review --flavour hardened --results $(RESULTS)/results.json $(RESULTS)/review-hardened
 
-# Apply a stack to your own tree: make apply TREE=... [STACK=versions/X.Y] [APPLY_FLAGS=--dry-run]
+# Apply a stack to your own tree:
+#   make apply TREE=... [STACK=versions/X.Y] [APPLY_FLAGS="--dry-run --flavour hardened"]
 apply:
 	@test -n "$(TREE)" || { echo "make apply: say which tree, e.g. make apply TREE=/usr/src/linux-source-6.1" >&2; exit 2; }
 	@build/apply $(APPLY_FLAGS) $(if $(STACK),--stack $(STACK)) $(TREE)

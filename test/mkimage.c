@@ -10,15 +10,20 @@
  * under temporary names and renamed only on success.
  *
  * Recipe lines ('#' starts a comment):
- *   share-bitmaps                  every block and inode bitmap of every
- *                                  group on ONE block of all ones
+ *   share-bitmaps [at WHERE]       every block and inode bitmap of every
+ *                                  group on ONE block of all ones (group
+ *                                  0's block bitmap, or WHERE)
  *   feature shared_blocks on|off   set or clear RO_COMPAT_SHARED_BLOCKS
  *   block-bitmap G at WHERE        move group G's block bitmap
  *   inode-bitmap G at WHERE        move group G's inode bitmap
  *   inode-table G at WHERE         move group G's inode table
  *   dedup NAME COPIES              COPIES files of identical content written
  *                                  through libext2fs with EXT2_FLAG_SHARE_DUP
- * WHERE: superblock | gdt | past-end | backup-superblock G | inode-table G
+ *   point FILE at WHERE            the first block of FILE (a path of the
+ *                                  tree) moved onto WHERE: reading FILE then
+ *                                  reads that metadata unless the kernel stops it
+ * WHERE: superblock | gdt | past-end | backup-superblock G | backup-gdt G |
+ *        inode-table G | journal
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -95,7 +100,7 @@ static void usage(void)
 
 /* ---- the recipe ---- */
 
-enum where { W_SB, W_GDT, W_PAST_END, W_BACKUP_SB, W_ITABLE };
+enum where { W_SB, W_GDT, W_PAST_END, W_BACKUP_SB, W_BACKUP_GDT, W_ITABLE, W_JOURNAL };
 enum what { OP_BB, OP_IB, OP_IT };
 
 struct move {
@@ -107,6 +112,11 @@ struct move {
 
 struct recipe {
 	int share_bitmaps;
+	int share_at;		/* share_bitmaps on share_where, not bitmap 0 */
+	struct move share_where;
+	char point_file[64];
+	struct move point_where;
+	int point;
 	int shared_blocks;	/* -1 leave, 0 clear, 1 set */
 	struct move moves[MAX_OPS];
 	int nmoves;
@@ -153,10 +163,14 @@ static void parse_where(const char *file, int line, struct move *m, char **tok, 
 		m->where = W_PAST_END;
 	else if (!strcmp(tok[0], "backup-superblock") && n == 2)
 		m->where = W_BACKUP_SB, m->arg = number(file, line, tok[1]);
+	else if (!strcmp(tok[0], "backup-gdt") && n == 2)
+		m->where = W_BACKUP_GDT, m->arg = number(file, line, tok[1]);
 	else if (!strcmp(tok[0], "inode-table") && n == 2)
 		m->where = W_ITABLE, m->arg = number(file, line, tok[1]);
+	else if (!strcmp(tok[0], "journal") && n == 1)
+		m->where = W_JOURNAL;
 	else
-		bad_line(file, line, "unknown place '%s' (superblock, gdt, past-end, backup-superblock G, inode-table G)", tok[0]);
+		bad_line(file, line, "unknown place '%s' (superblock, gdt, past-end, backup-superblock G, backup-gdt G, inode-table G, journal)", tok[0]);
 }
 
 static void read_recipe(const char *file, struct recipe *r)
@@ -180,8 +194,18 @@ static void read_recipe(const char *file, struct recipe *r)
 			tok[n++] = p;
 		if (n == 0)
 			continue;
-		if (!strcmp(tok[0], "share-bitmaps") && n == 1) {
+		if (!strcmp(tok[0], "share-bitmaps") && (n == 1 || (n >= 3 && !strcmp(tok[1], "at")))) {
 			r->share_bitmaps = 1;
+			if (n > 1) {
+				r->share_at = 1;
+				parse_where(file, line, &r->share_where, tok + 2, n - 2);
+			}
+		} else if (!strcmp(tok[0], "point")) {
+			if (n < 4 || strcmp(tok[2], "at") || strlen(tok[1]) >= sizeof(r->point_file))
+				bad_line(file, line, "usage: point FILE at PLACE");
+			strcpy(r->point_file, tok[1]);
+			parse_where(file, line, &r->point_where, tok + 3, n - 3);
+			r->point = 1;
 		} else if (!strcmp(tok[0], "feature")) {
 			if (n != 3 || strcmp(tok[1], "shared_blocks"))
 				bad_line(file, line, "usage: feature shared_blocks on|off");
@@ -376,9 +400,22 @@ static blk64_t place(ext2_filsys fs, const struct move *m)
 	case W_PAST_END:
 		return ext2fs_blocks_count(fs->super) + 16;
 	case W_BACKUP_SB:
+	case W_BACKUP_GDT:
 		if (m->arg >= fs->group_desc_count || !ext2fs_bg_has_super(fs, m->arg) || m->arg == 0)
 			die("group %u has no backup superblock", m->arg);
-		return ext2fs_group_first_block2(fs, m->arg);
+		return ext2fs_group_first_block2(fs, m->arg) + (m->where == W_BACKUP_GDT);
+	case W_JOURNAL: {
+		/* A block from the middle of the journal, not its first. */
+		blk64_t b = 0;
+		errcode_t err;
+
+		if (!fs->super->s_journal_inum)
+			die("the image has no journal");
+		err = ext2fs_bmap2(fs, fs->super->s_journal_inum, NULL, NULL, 0, 16, NULL, &b);
+		if (err || !b)
+			die_fs(err ? err : EXT2_ET_BAD_BLOCK_NUM, "find a journal block");
+		return b;
+	}
 	case W_ITABLE:
 		if (m->arg >= fs->group_desc_count)
 			die("no group %u (the image has %u)", m->arg, fs->group_desc_count);
@@ -409,11 +446,11 @@ static void apply_moves(ext2_filsys fs, const struct recipe *r)
 
 /* One all-ones block for every bitmap: valid checksums for every group,
  * since bitmap checksums do not mix in the group number. */
-static void share_bitmaps(ext2_filsys fs)
+static void share_bitmaps(ext2_filsys fs, const struct recipe *r)
 {
 	unsigned int bsize = fs->blocksize;
 	unsigned char *ones = malloc(bsize);
-	blk64_t shared = ext2fs_block_bitmap_loc(fs, 0);
+	blk64_t shared = r->share_at ? place(fs, &r->share_where) : ext2fs_block_bitmap_loc(fs, 0);
 	dgrp_t g;
 	errcode_t err;
 
@@ -501,6 +538,35 @@ static void add_dedup(ext2_filsys fs, const struct recipe *r, FILE *man)
 	free(buf);
 }
 
+/* Move the first block of a file onto a metadata block, through the
+ * extent API (the inode checksum is recomputed when it is written). */
+static void point_file(ext2_filsys fs, const struct recipe *r)
+{
+	ext2_extent_handle_t h;
+	struct ext2fs_extent ext;
+	ext2_ino_t ino;
+	errcode_t err;
+
+	err = ext2fs_namei(fs, EXT2_ROOT_INO, EXT2_ROOT_INO, r->point_file, &ino);
+	if (err)
+		die_fs(err, r->point_file);
+	err = ext2fs_extent_open(fs, ino, &h);
+	if (!err)
+		err = ext2fs_extent_get(h, EXT2_EXTENT_ROOT, &ext);
+	if (!err && !(ext.e_flags & EXT2_EXTENT_FLAGS_LEAF))
+		err = EXT2_ET_EXTENT_NOT_SUPPORTED;
+	if (err)
+		die_fs(err, "read the extent of the file to point");
+	ext.e_pblk = place(fs, &r->point_where);
+	ext.e_len = 1;
+	err = ext2fs_extent_replace(h, 0, &ext);
+	if (!err)
+		err = ext2fs_extent_fix_parents(h);
+	ext2fs_extent_free(h);
+	if (err)
+		die_fs(err, "point the file");
+}
+
 int main(int argc, char **argv)
 {
 	struct recipe r;
@@ -537,13 +603,18 @@ int main(int argc, char **argv)
 	if (err)
 		die_fs(err, "open the new image");
 	fs->now = FAKE_TIME;
-	/* Write the backup descriptors too, so they match the primary. */
-	fs->flags &= ~EXT2_FLAG_MASTER_SB_ONLY;
+	/* Write the backup descriptors too, so they match the primary, unless
+	 * the shared bitmap block lives in a backup area the flush would
+	 * overwrite. */
+	if (!r.share_at || (r.share_where.where != W_BACKUP_GDT && r.share_where.where != W_BACKUP_SB))
+		fs->flags &= ~EXT2_FLAG_MASTER_SB_ONLY;
 
 	if (r.dedup_copies)
 		add_dedup(fs, &r, man);
 	if (r.share_bitmaps)
-		share_bitmaps(fs);
+		share_bitmaps(fs, &r);
+	if (r.point)
+		point_file(fs, &r);
 	apply_moves(fs, &r);
 	if (r.shared_blocks == 1)
 		ext2fs_set_feature_shared_blocks(fs->super);

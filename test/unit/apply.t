@@ -88,7 +88,7 @@ test_expect_success 'on a git tree nothing of quilt reaches the index' '
 '
 test_expect_success 'the shipped stacks are found by the tree version' '
 	fixture && sed -i "s/^VERSION = 9/VERSION = 6/; s/^PATCHLEVEL = 9/PATCHLEVEL = 1/" t/Makefile &&
-	test_must_fail 4 apply --dry-run t >out && test_grep "stack versions/6.1 (verified on 6.1.192)" out &&
+	test_must_fail 4 apply --dry-run t >out && test_grep "stack versions/6.1/series (verified on 6.1.192)" out &&
 	test_grep "note: this tree is 6.1.3, the stack was verified on 6.1.192" out
 '
 test_done

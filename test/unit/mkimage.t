@@ -84,6 +84,21 @@ test_expect_success 'the placed cases are refused by e2fsck (stated: it refuses 
 		img $c && { test_must_fail e2fsck -fn $c.img >/dev/null 2>&1 || return 1; }
 	done
 '
+test_expect_success 'leak-inode-table: one-block points into group 1 inode table, bitmaps shared' '
+	img leak-inode-table && it=$(field 1 "Inode table" leak-inode-table.dump | cut -d- -f1) &&
+	test "$(debugfs -R "blocks one-block" leak-inode-table.img 2>/dev/null | tr -d " ")" = "$it" &&
+	test "$(field 4 "Inode bitmap" leak-inode-table.dump)" = "$(field 0 "Block bitmap" leak-inode-table.dump)"
+'
+test_expect_success 'leak-superblock and leak-journal point one-block at the superblock and into the journal' '
+	img leak-superblock && test "$(debugfs -R "blocks one-block" leak-superblock.img 2>/dev/null | tr -d " ")" = 1 &&
+	img leak-journal && b=$(debugfs -R "blocks one-block" leak-journal.img 2>/dev/null | tr -d " ") &&
+	debugfs -R "icheck $b" leak-journal.img 2>/dev/null | grep -q "^$b[[:space:]]*8$"
+'
+test_expect_success 'shared-bitmap-on-gdt: the one bitmap block is group 1 backup descriptor block' '
+	img shared-bitmap-on-gdt && test "$(field 0 "Block bitmap" shared-bitmap-on-gdt.dump)" = 2050 &&
+	test "$(field 7 "Inode bitmap" shared-bitmap-on-gdt.dump)" = 2050 &&
+	test "$(dd if=shared-bitmap-on-gdt.img bs=1024 skip=2050 count=1 2>/dev/null | od -An -v -tx1 | tr -d " \nf")" = ""
+'
 test_expect_success 'a bad recipe is one clear error and leaves no image' '
 	echo "share-bitmaps" >r && echo "block-bitmap x at gdt" >>r &&
 	test_must_fail 2 $BIN/mkimage r out.img 2>err && test_grep "^mkimage: r:2: .x. is not a small number" err &&
