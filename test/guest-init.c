@@ -6,7 +6,7 @@
  * /dev/DEV as asked, checks every file against /manifests/CASE, tries the
  * write paths, and reports in KTAP.  Facts go to "# out: " lines (the host
  * compares them with the case's expected verdict), the kernel's own
- * messages of that case to "# kmsg: " lines.  An Oops, BUG, WARNING, KASAN
+ * messages of that case to "# kmsg: " lines, all on /dev/ttyS1.  An Oops, BUG, WARNING, KASAN
  * or panic line in the case's kernel log makes it "not ok", whatever the
  * mount returned.  Then it powers off through reboot(2), which QEMU with
  * -no-reboot turns into an exit.
@@ -286,8 +286,10 @@ int main(void)
 	mkdir("/dev", 0755);
 	if (mount("devtmpfs", "/dev", "devtmpfs", 0, NULL) && errno != EBUSY)
 		say("# mount devtmpfs: %s\n", errname(errno));
-	/* The console may be set up before /dev exists: reopen it. */
-	if (!freopen("/dev/console", "w", stdout))
+	/* Results go to the second serial port, away from the kernel's own
+	 * console output, which would otherwise break lines apart; the console
+	 * is the fallback. */
+	if (!freopen("/dev/ttyS1", "w", stdout) && !freopen("/dev/console", "w", stdout))
 		return 1;
 	setvbuf(stdout, NULL, _IOLBF, 0);
 

@@ -4,37 +4,8 @@
 # answers, never answers, panics, hangs in one case or reports trouble.
 # None of these may come out as a pass.
 . "$(dirname "$0")/lib.sh"
-export KIT_CACHE="$trash/cache" KIT_CASES_DIR="$trash/cases" KIT_IMAGES="$trash/images"
-export KIT_QEMU="$trash/fake-qemu" KIT_GUEST_INIT="$trash/init" KIT_GUEST_TIMEOUT=3
+. "$TOP/test/unit/fake-guest.sh"
 
-setup() {
-	mkdir -p cases images cache && : >init && chmod +x init && touch kernel &&
-	for c in a b c; do
-		mkdir -p cases/$c && echo "ro" >cases/$c/mount && printf "mount: ok\nkmsg~ hello $c\n" >cases/$c/expect &&
-		: >images/$c.img && : >images/$c.img.manifest || return 1
-	done
-	# The stand-in reads the plan from the initramfs, as the real guest does.
-	cat >fake-qemu <<-'Q'
-	#!/bin/sh
-	while [ $# -gt 0 ]; do [ "$1" = -initrd ] && rd=$2; shift; done
-	plan=$(cpio -i --quiet --to-stdout plan <"$rd")
-	[ "$FAKE" = silent ] && exec sleep 60
-	echo "KTAP version 1"
-	n=0
-	echo "$plan" | while read -r dev c mode; do
-		n=$((n + 1))
-		echo "# case $n $c"
-		case "$FAKE:$c" in
-		hang:b) exec sleep 60 ;;
-		panic:b) echo "Kernel panic - not syncing: Attempted to kill init!"; exit 0 ;;
-		trouble:b) echo "# out: mount: ok"; echo "# kmsg: hello b"; echo "not ok $n b # ERROR kernel trouble: WARNING: at fs/ext4"; continue ;;
-		wrong:b) echo "# out: mount: EUCLEAN"; echo "# kmsg: hello b"; echo "ok $n b"; continue ;;
-		esac
-		echo "# out: mount: ok"; echo "some kernel line"; echo "# kmsg: hello $c"; echo "ok $n $c"
-	done
-	Q
-	chmod +x fake-qemu
-}
 st() { awk -F'\t' -v c="$1" '$3 == c { print $4 }' r/cells.tsv; }
 
 test_expect_success 'a guest that answers as expected passes every case in one boot' '

@@ -27,4 +27,15 @@ test_expect_success 'a patch that needs fuzz is refused' '
 	test_must_fail 1 kernel 9.9 patched t obj out s 2>err &&
 	test_grep "good.patch of .* does not apply" err
 '
+test_expect_success 'a flavour pushes its own series file, not the one pushed before' '
+	tree && printf "good.patch\n" >s/series && printf "good.patch\nmore.patch\n" >s/series.x &&
+	printf -- "--- a/fs/ext4/super.c\n+++ b/fs/ext4/super.c\n@@ -1,3 +1,3 @@\n a\n B\n-c\n+C\n" >s/more.patch &&
+	{ kernel 9.9 patched t obj out s >out1 2>&1 || :; } && test_grep "1 patch(es) of versions/9.9/series applied" out1 &&
+	{ kernel 9.9 x t obj out s >out2 2>&1 || :; } && test_grep "2 patch(es) of versions/9.9/series.x applied" out2 &&
+	test "$(cat t/fs/ext4/super.c | tr -d "\n")" = aBC
+'
+test_expect_success 'vanilla leaves the tree as unpacked after a flavour' '
+	tree && printf "good.patch\n" >s/series.x && { kernel 9.9 x t obj out s >/dev/null 2>&1 || :; } &&
+	{ kernel 9.9 vanilla t obj out s >/dev/null 2>&1 || :; } && cmp pristine t/fs/ext4/super.c
+'
 test_done

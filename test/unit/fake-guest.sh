@@ -1,0 +1,45 @@
+# SPDX-License-Identifier: GPL-2.0
+# A stand-in for QEMU and the guest, for tests of the runner and reports:
+# it reads the plan from the initramfs and answers as $FAKE says: ok,
+# silent (never answers), panic, hang, trouble or wrong (in case b).
+# shellcheck shell=sh
+export KIT_CACHE="$trash/cache" KIT_CASES_DIR="$trash/cases" KIT_IMAGES="$trash/images"
+export KIT_QEMU="$trash/fake-qemu" KIT_GUEST_INIT="$trash/init" KIT_GUEST_TIMEOUT=3
+
+setup() {
+	mkdir -p cases images cache && : >init && chmod +x init && touch kernel &&
+	for c in a b c; do
+		mkdir -p cases/$c && echo "ro" >cases/$c/mount && printf "mount: ok\nkmsg~ hello $c\n" >cases/$c/expect &&
+		: >images/$c.img && : >images/$c.img.manifest || return 1
+	done
+	# The stand-in reads the plan from the initramfs, as the real guest does.
+	cat >fake-qemu <<-'Q'
+	#!/bin/sh
+	n=0
+	while [ $# -gt 0 ]; do
+		case $1 in
+		-initrd) rd=$2 ;;
+		-serial) n=$((n + 1)); [ $n -eq 1 ] && console=${2#file:}; [ $n -eq 2 ] && ktap=${2#file:} ;;
+		esac
+		shift
+	done
+	# What the guest says goes to the second serial port, as in the real one.
+	exec >"$ktap"
+	plan=$(cpio -i --quiet --to-stdout plan <"$rd")
+	[ "$FAKE" = silent ] && exec sleep 60
+	echo "KTAP version 1"
+	n=0
+	echo "$plan" | while read -r dev c mode; do
+		n=$((n + 1))
+		echo "# case $n $c"
+		case "$FAKE:$c" in
+		hang:b) exec sleep 60 ;;
+		panic:b) echo "Kernel panic - not syncing: Attempted to kill init!" >"$console"; exit 0 ;;
+		trouble:b) echo "# out: mount: ok"; echo "# kmsg: hello b"; echo "not ok $n b # ERROR kernel trouble: WARNING: at fs/ext4"; continue ;;
+		wrong:b) echo "# out: mount: EUCLEAN"; echo "# kmsg: hello b"; echo "ok $n b"; continue ;;
+		esac
+		echo "# out: mount: ok"; echo "some kernel line"; echo "# kmsg: hello $c"; echo "ok $n $c"
+	done
+	Q
+	chmod +x fake-qemu
+}
