@@ -72,9 +72,17 @@ endef
 $(foreach s,$(SERIES_ALL),$(if $(filter debian,$(S_$(s)_kind)),$(eval $(call debian_rules,$(s)))))
 
 define series_rules
-$(KIT_CACHE)/src/$(1).stamp: $(call src_input,$(1))$(if $(filter tree,$(S_$(1)_kind)),/Makefile) | $(DEPS)
+# Rewritten only when the source changes (another path, release or file).
+$(KIT_CACHE)/src/$(1).from: $(call src_input,$(1)) FORCE
 	@mkdir -p $$(@D)
+	@build/source-id $(S_$(1)_kind) $(call src_input,$(1)) >$$@.tmp && \
+	  { cmp -s $$@.tmp $$@ && rm -f $$@.tmp || mv -f $$@.tmp $$@; }
+
+# A new source also voids the object tree: its files may be older than
+# the objects, and make would keep objects of the old source.
+$(KIT_CACHE)/src/$(1).stamp: $(KIT_CACHE)/src/$(1).from $(call src_input,$(1))$(if $(filter tree,$(S_$(1)_kind)),/Makefile) | $(DEPS)
 	@build/unpack $(1) $(S_$(1)_kind) $(call src_input,$(1)) $(KIT_CACHE)/src/$(1)
+	@rm -rf $(KIT_CACHE)/obj/$(1)
 	@touch $$@
 
 $(KIT_CACHE)/out/$(1)/vanilla/bzImage: $(KIT_CACHE)/src/$(1).stamp $(CONFIG) build/kernel build/check-config
