@@ -123,7 +123,7 @@ matrix: $(CELLS) FORCE
 	@mkdir -p $(RESULTS)
 	@: >$(RESULTS)/skipped.tsv
 	@$(foreach s,$(SKIP),printf '%s\t%s\n' '$(s)' '$(call skip_reason,$(s))' >>$(RESULTS)/skipped.tsv;)
-	@KIT_VARIANTS="vanilla patched $(FLAVOURS)" test/report $(RESULTS) "$(RUN)" "$(CASES)"
+	@KIT_VARIANTS="vanilla patched $(FLAVOURS)" KIT_VERIFIED="$(foreach s,$(RUN),$(s)=$(S_$(s)_verified))" test/report $(RESULTS) "$(RUN)" "$(CASES)"
 
 # The review document of every stack against its originals (lint errors fail).
 review:

@@ -37,4 +37,19 @@ test_expect_success CHROMIUM 'the page renders in chromium with the counts of re
 test_expect_success CHROMIUM 'a page whose counts do not render is caught' '
 	run_matrix && sed -i "s/<script>.*//" res/matrix.html && test_must_fail check-reports res 2>err
 '
+# report_verified SUBLEVEL: a run of 9.9.SUBLEVEL whose stack was verified on 9.9.3.
+report_verified() {
+	run_matrix && mkdir -p kc/src/9.9 &&
+	printf "VERSION = 9\nPATCHLEVEL = 9\nSUBLEVEL = %s\n" "$1" >kc/src/9.9/Makefile &&
+	{ KIT_CACHE=$trash/kc KIT_VERIFIED="5.4=5.4.286 9.9=9.9.3" report res 9.9 "a b c" >report.out 2>&1 || :; }
+}
+test_expect_success 'the table says which release a stack was verified on' '
+	report_verified 3 && test_grep "^  9.9    9.9.3        9.9.3$" report.out &&
+	test_grep "\"kernel\": \"9.9.3\", \"verified\": \"9.9.3\"" res/results.json
+'
+test_expect_success 'a tree of another sublevel is marked as such' '
+	report_verified 7 &&
+	test_grep "^  9.9    9.9.7        9.9.3 (another sublevel: the stack applied at zero fuzz)$" report.out &&
+	test_grep "<td>9.9.7</td><td>9.9.3</td>" res/matrix.html
+'
 test_done
