@@ -78,9 +78,10 @@ $(KIT_CACHE)/src/$(1).from: $(call src_input,$(1)) FORCE
 	@build/source-id $(S_$(1)_kind) $(call src_input,$(1)) >$$@.tmp && \
 	  { cmp -s $$@.tmp $$@ && rm -f $$@.tmp || mv -f $$@.tmp $$@; }
 
-# A new source also voids the object tree: its files may be older than
-# the objects, and make would keep objects of the old source.
-$(KIT_CACHE)/src/$(1).stamp: $(KIT_CACHE)/src/$(1).from $(call src_input,$(1))$(if $(filter tree,$(S_$(1)_kind)),/Makefile) | $(DEPS)
+# .from carries the source's mtime and size, so it alone says when to
+# unpack.  A new source also voids the object tree: its files may be older
+# than the objects, and make would keep objects of the old source.
+$(KIT_CACHE)/src/$(1).stamp: $(KIT_CACHE)/src/$(1).from | $(DEPS)
 	@build/unpack $(1) $(S_$(1)_kind) $(call src_input,$(1)) $(KIT_CACHE)/src/$(1)
 	@rm -rf $(KIT_CACHE)/obj/$(1)
 	@touch $$@

@@ -27,3 +27,9 @@ atomic_write() {
 	tmp="$1.tmp.$$"
 	cat >"$tmp" && mv -f "$tmp" "$1" || { rm -f "$tmp"; return 1; }
 }
+
+# matrix_verified MATRIX SERIES: the release SERIES' stack was verified on,
+# as matrix.yaml records it (empty when it records none).
+matrix_verified() {
+	awk -v s="$2" '/^  - name:/ { on = ($0 ~ "\"" s "\"") } on && /verified:/ { print $2; exit }' "$1" 2>/dev/null || :
+}
