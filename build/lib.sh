@@ -6,8 +6,14 @@ prog=${0##*/}
 : "${KIT_T0:=$(date +%s)}"
 
 # die MESSAGE: one line naming the input and what to do, then exit 1.
+# Under make, the same line goes to KIT_FAILURE_FILE: the report names it
+# in the cells the failed step leaves without verdicts.
 die() {
 	printf '%s: %s\n' "$prog" "$*" >&2
+	if [ -n "${KIT_FAILURE_FILE:-}" ]; then
+		mkdir -p "$(dirname "$KIT_FAILURE_FILE")" &&
+			printf '%s: %s\n' "$prog" "$*" >"$KIT_FAILURE_FILE" || :
+	fi
 	exit 1
 }
 
@@ -28,8 +34,8 @@ atomic_write() {
 	cat >"$tmp" && mv -f "$tmp" "$1" || { rm -f "$tmp"; return 1; }
 }
 
-# matrix_verified MATRIX SERIES: the release SERIES' stack was verified on,
-# as matrix.yaml records it (empty when it records none).
-matrix_verified() {
-	awk -v s="$2" '/^  - name:/ { on = ($0 ~ "\"" s "\"") } on && /verified:/ { print $2; exit }' "$1" 2>/dev/null || :
+# matrix_get MATRIX SERIES KEY: one field of SERIES, as build/matrix (the
+# one reader of matrix.yaml) reads it; empty when the file records none.
+matrix_get() {
+	"$(dirname "$0")/../build/matrix" -C "$(dirname "$1")" get "$1" "$2" "$3" 2>/dev/null || :
 }

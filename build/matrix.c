@@ -1,12 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * matrix: read matrix.yaml with libyaml, check it against the kit's schema,
- * and print it as make variables (mk) or list the series (list).
+ * matrix: the one reader of matrix.yaml.  It reads the file with libyaml,
+ * checks it against the kit's schema (stack folders and the patches their
+ * series files push included), and answers every question the kit asks of
+ * it: make variables (mk), the series (list), one field (get), the
+ * variants a series is built as (variants), a stack's identity (hash), the
+ * expected verdict of a cell (expect), and a pin moved in place
+ * (set-version, which rewrites only the bytes of that one scalar).
  *
  * Every error reads "FILE:LINE:COL: what is wrong" and exits 2, so a bad
- * matrix stops the build before anything is downloaded.
+ * matrix stops the build before anything is downloaded.  A field that is
+ * not there (get) exits 1 and prints nothing.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,20 +23,31 @@
 #include <unistd.h>
 #include <yaml.h>
 
+#include "sha256.h"
+
+#define EXIT_ABSENT 1
 #define EXIT_BAD 2
 
 static const char *prog = "matrix";
 static const char *file;
 static const char *root = ".";
+static const char *cases_dir;
 
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: %s [-C DIR] mk|list|check FILE\n"
-		"  mk     print the matrix as make variables\n"
-		"  list   print the series names, one a line\n"
-		"  check  validate only\n"
-		"  -C DIR resolve stack folders against DIR (default .)\n",
+		"usage: %s [-C DIR] [-c CASES] COMMAND FILE [ARGS]\n"
+		"  mk FILE                        the matrix as make variables\n"
+		"  list FILE                      the series names, one a line\n"
+		"  check FILE                     validate only\n"
+		"  get FILE SERIES KEY            one field (KEY: verified, stack, fixes.A,\n"
+		"                                 source.debian.version, ...); exit 1 if absent\n"
+		"  variants FILE SERIES           vanilla, patched, then each flavour\n"
+		"  hash FILE SERIES VARIANT       the stack's identity for that variant\n"
+		"  expect FILE SERIES CASE VARIANT  the expected verdict file of a cell\n"
+		"  set-version FILE SERIES VERSION  move a debian pin, in place\n"
+		"  -C DIR   resolve stack folders against DIR (default .)\n"
+		"  -c DIR   image cases (default DIR/test/cases)\n",
 		prog);
 	exit(EXIT_BAD);
 }
@@ -157,7 +176,7 @@ static int is_file(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-enum mode { MODE_MK, MODE_LIST, MODE_CHECK };
+enum mode { MODE_MK, MODE_LIST, MODE_CHECK, MODE_QUERY };
 
 static void out(enum mode m, const char *series, const char *key, const char *val)
 {
@@ -227,9 +246,195 @@ static void source(enum mode m, const char *name, yaml_node_t *src)
 	}
 }
 
-static void expect_overrides(enum mode m, const char *name, yaml_node_t *ex)
+#define MAX_SERIES 64
+#define MAX_VARIANTS 8
+#define MAX_PATCHES 64
+
+/* What one series is built as: vanilla, patched (series), each flavour F
+ * (series.F), with the patches each pushes and their identity. */
+struct variant {
+	char name[32];
+	char list[1024];			/* the quilt series file, under root */
+	char *patch[MAX_PATCHES];		/* as written in the series file */
+	int npatch;
+	char hash[13];
+};
+
+struct series {
+	const char *name;
+	yaml_node_t *node, *stack_node;
+	const char *stack;
+	struct variant v[MAX_VARIANTS];
+	int nv;
+};
+
+static struct series all[MAX_SERIES];
+static int nall;
+
+static int is_flavour_name(const char *s)
 {
-	static const char *const variants[] = { "vanilla", "patched", NULL };
+	const char *p;
+
+	if (!*s || *s < 'a' || *s > 'z' || strlen(s) >= 32)
+		return 0;
+	for (p = s; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '-'))
+			return 0;
+	return strcmp(s, "vanilla") && strcmp(s, "patched");
+}
+
+static void hash_file(struct sha256 *c, yaml_node_t *at, const char *path)
+{
+	unsigned char buf[65536];
+	size_t n;
+	FILE *f = fopen(path, "rb");
+
+	if (!f)
+		die_at(at, "open %s: %s", path, strerror(errno));
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		sha256_update(c, buf, n);
+	if (ferror(f))
+		die_at(at, "read %s: %s", path, strerror(errno));
+	fclose(f);
+}
+
+/* Read a series file as quilt does: '#' starts a comment, blank lines are
+ * skipped, the first word is the patch (options may follow). */
+static void read_variant(struct series *s, struct variant *v, const char *list)
+{
+	char path[4096], line[4096];
+	struct sha256 c;
+	unsigned char sum[32];
+	char hex[65];
+	FILE *f;
+
+	snprintf(v->list, sizeof(v->list), "%s/%s", s->stack, list);
+	snprintf(path, sizeof(path), "%s/%s", root, v->list);
+	f = fopen(path, "r");
+	if (!f)
+		die_at(s->stack_node, "stack: open %s: %s", v->list, strerror(errno));
+	sha256_init(&c);
+	hash_file(&c, s->stack_node, path);
+	while (fgets(line, sizeof(line), f)) {
+		char *p = strchr(line, '#'), *w;
+
+		if (p)
+			*p = '\0';
+		w = strtok(line, " \t\r\n");
+		if (!w)
+			continue;
+		if (v->npatch == MAX_PATCHES)
+			die_at(s->stack_node, "stack: %s lists more than %d patches", v->list, MAX_PATCHES);
+		if (strchr(w, '$') || strchr(w, '\'') || strchr(w, '"') || strchr(w, '\\'))
+			die_at(s->stack_node, "stack: %s: '%s' has a character the kit does not allow", v->list, w);
+		snprintf(path, sizeof(path), "%s/%s/%s", root, s->stack, w);
+		if (!is_file(path))
+			die_at(s->stack_node, "stack: %s lists '%s', which is not in %s", v->list, w, s->stack);
+		v->patch[v->npatch++] = strdup(w);
+		/* The name and the bytes: a renamed patch is another stack. */
+		sha256_update(&c, w, strlen(w) + 1);
+		hash_file(&c, s->stack_node, path);
+	}
+	fclose(f);
+	if (!v->npatch)
+		die_at(s->stack_node, "stack: %s lists no patch", v->list);
+	sha256_final(&c, sum);
+	sha256_hex(sum, hex);
+	memcpy(v->hash, hex, 12);
+	v->hash[12] = '\0';
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The variants come from the stack: series, then every series.FLAVOUR. */
+static void read_stack(struct series *s)
+{
+	char path[4096];
+	char *fl[MAX_VARIANTS];
+	int nfl = 0, i;
+	struct dirent *e;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/%s/series", root, s->stack);
+	if (!is_file(path))
+		die_at(s->stack_node, "stack: folder '%s' has no quilt series file", s->stack);
+	snprintf(s->v[0].name, sizeof(s->v[0].name), "vanilla");
+	snprintf(s->v[0].hash, sizeof(s->v[0].hash), "-");
+	snprintf(s->v[1].name, sizeof(s->v[1].name), "patched");
+	read_variant(s, &s->v[1], "series");
+	s->nv = 2;
+	snprintf(path, sizeof(path), "%s/%s", root, s->stack);
+	d = opendir(path);
+	if (!d)
+		die_at(s->stack_node, "stack: open %s: %s", s->stack, strerror(errno));
+	while ((e = readdir(d))) {
+		if (strncmp(e->d_name, "series.", 7))
+			continue;
+		if (!is_flavour_name(e->d_name + 7))
+			die_at(s->stack_node, "stack: %s/%s: '%s' is not a flavour name (a-z, 0-9, -; not vanilla or patched)",
+			       s->stack, e->d_name, e->d_name + 7);
+		if (nfl == MAX_VARIANTS - 2)
+			die_at(s->stack_node, "stack: %s has more than %d flavours", s->stack, MAX_VARIANTS - 2);
+		fl[nfl++] = strdup(e->d_name + 7);
+	}
+	closedir(d);
+	qsort(fl, nfl, sizeof(*fl), by_name);
+	for (i = 0; i < nfl; i++) {
+		char list[64];
+
+		snprintf(s->v[s->nv].name, sizeof(s->v[s->nv].name), "%s", fl[i]);
+		snprintf(list, sizeof(list), "series.%s", fl[i]);
+		read_variant(s, &s->v[s->nv], list);
+		s->nv++;
+		free(fl[i]);
+	}
+}
+
+static struct variant *variant_of(struct series *s, const char *name)
+{
+	int i;
+
+	for (i = 0; i < s->nv; i++)
+		if (!strcmp(s->v[i].name, name))
+			return &s->v[i];
+	return NULL;
+}
+
+static void variant_names(struct series *s, char *buf, size_t n)
+{
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < s->nv; i++) {
+		strncat(buf, i ? " " : "", n - strlen(buf) - 1);
+		strncat(buf, s->v[i].name, n - strlen(buf) - 1);
+	}
+}
+
+static void print_stack(enum mode m, struct series *s)
+{
+	char names[512];
+	int i, j;
+
+	if (m != MODE_MK)
+		return;
+	variant_names(s, names, sizeof(names));
+	printf("S_%s_variants := %s\n", s->name, names);
+	for (i = 1; i < s->nv; i++) {
+		printf("S_%s_hash_%s := %s\n", s->name, s->v[i].name, s->v[i].hash);
+		printf("S_%s_list_%s := %s\n", s->name, s->v[i].name, s->v[i].list);
+		printf("S_%s_patches_%s :=", s->name, s->v[i].name);
+		for (j = 0; j < s->v[i].npatch; j++)
+			printf(" %s/%s", s->stack, s->v[i].patch[j]);
+		printf("\n");
+	}
+}
+
+static void expect_overrides(enum mode m, struct series *s, yaml_node_t *ex)
+{
 	yaml_node_pair_t *p, *q;
 
 	want_mapping(ex, "expect");
@@ -238,22 +443,184 @@ static void expect_overrides(enum mode m, const char *name, yaml_node_t *ex)
 		yaml_node_t *per = node(p->value);
 		char path[4096];
 
-		snprintf(path, sizeof(path), "%s/test/cases/%s", root, c);
+		snprintf(path, sizeof(path), "%s/%s", cases_dir, c);
 		if (!is_dir(path))
 			die_at(node(p->key), "expect: no image case '%s' (test/cases/%s)", c, c);
 		want_mapping(per, "expect case");
-		check_keys(per, "expect case", variants);
 		for (q = per->data.mapping.pairs.start; q < per->data.mapping.pairs.top; q++) {
-			const char *var = (char *)node(q->key)->data.scalar.value;
+			const char *var = scalar(node(q->key), "a variant");
 			const char *f = word(node(q->value), "expect file");
+			char names[512];
 
-			snprintf(path, sizeof(path), "%s/test/cases/%s/%s", root, c, f);
+			if (!variant_of(s, var)) {
+				variant_names(s, names, sizeof(names));
+				die_at(node(q->key), "expect case: '%s' is not a variant of %s (%s)", var, s->name, names);
+			}
+			snprintf(path, sizeof(path), "%s/%s/%s", cases_dir, c, f);
 			if (!is_file(path))
 				die_at(node(q->value), "expect: %s: no file test/cases/%s/%s", c, c, f);
 			if (m == MODE_MK)
-				printf("S_%s_expect_%s_%s := %s\n", name, c, var, f);
+				printf("S_%s_expect_%s_%s := %s\n", s->name, c, var, f);
 		}
 	}
+}
+
+static struct series *find_series(const char *name)
+{
+	int i;
+
+	for (i = 0; i < nall; i++)
+		if (!strcmp(all[i].name, name))
+			return &all[i];
+	fprintf(stderr, "%s: %s: no series '%s'\n", prog, file, name);
+	exit(EXIT_BAD);
+}
+
+/* get: a dotted path below one series, e.g. fixes.A or source.debian.version. */
+static yaml_node_t *lookup(struct series *s, const char *key)
+{
+	char buf[256], *part, *save = NULL;
+	yaml_node_t *n = s->node;
+
+	snprintf(buf, sizeof(buf), "%s", key);
+	for (part = strtok_r(buf, ".", &save); part; part = strtok_r(NULL, ".", &save)) {
+		if (n->type != YAML_MAPPING_NODE)
+			return NULL;
+		n = get(n, part);
+		if (!n)
+			return NULL;
+	}
+	return n;
+}
+
+/* expect: a matrix.yaml override, then expect.VARIANT, then (for a flavour
+ * of the stack) expect.patched, then expect: a flavour keeps every verdict
+ * it does not say otherwise. */
+static int expect_of(struct series *s, const char *c, const char *var)
+{
+	char path[4096];
+	yaml_node_t *ex = get(s->node, "expect"), *per, *f;
+
+	if (!variant_of(s, var)) {
+		fprintf(stderr, "%s: %s: '%s' is not a variant of %s\n", prog, file, var, s->name);
+		return EXIT_BAD;
+	}
+	if (ex && (per = get(ex, c)) && (f = get(per, var))) {
+		printf("%s/%s/%s\n", cases_dir, c, (char *)f->data.scalar.value);
+		return 0;
+	}
+	snprintf(path, sizeof(path), "%s/%s/expect.%s", cases_dir, c, var);
+	if (is_file(path))
+		goto found;
+	snprintf(path, sizeof(path), "%s/%s/expect.patched", cases_dir, c);
+	if (strcmp(var, "vanilla") && is_file(path))
+		goto found;
+	snprintf(path, sizeof(path), "%s/%s/expect", cases_dir, c);
+	if (is_file(path))
+		goto found;
+	fprintf(stderr, "%s: %s/%s: no expected verdict for %s %s; add an expect file there\n",
+		prog, cases_dir, c, s->name, var);
+	return EXIT_BAD;
+found:
+	printf("%s\n", path);
+	return 0;
+}
+
+/* set-version: rewrite the bytes of one scalar, nothing else of the file;
+ * the result must read back with the new version, or nothing is written. */
+static int set_version(struct series *s, const char *ver)
+{
+	yaml_node_t *n = lookup(s, "source.debian.version");
+	yaml_parser_t p;
+	yaml_document_t d;
+	char *text, *tmp, quote[2] = "";
+	const char *bad;
+	size_t len, a, b, got, nl;
+	FILE *f;
+	struct stat st;
+	int ok;
+
+	if (!n)
+		die_at(s->node, "%s: no debian source with a version to set", s->name);
+	for (bad = ver; *bad; bad++)
+		if (*bad <= ' ' || strchr("$#'\"\\`;&|<>()*?[]{},:", *bad))
+			break;
+	if (!*ver || *bad) {
+		fprintf(stderr, "%s: '%s' is not a Debian version the kit can write\n", prog, ver);
+		return EXIT_BAD;
+	}
+	if (n->data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE)
+		quote[0] = '\'';
+	else if (n->data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE)
+		quote[0] = '"';
+	else if (n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+		die_at(n, "version: not a plain or quoted value; edit it by hand");
+	if (stat(file, &st) || !(f = fopen(file, "rb")))
+		die_at(NULL, "open: %s", strerror(errno));
+	text = malloc(st.st_size + 1);
+	len = fread(text, 1, st.st_size, f);
+	fclose(f);
+	text[len] = '\0';
+	a = n->start_mark.index;
+	b = n->end_mark.index;
+	/* Marks count characters: check they are the bytes of this scalar. */
+	if (b > len || a > b || b - a != strlen(quote) * 2 + n->data.scalar.length ||
+	    memcmp(text + a + strlen(quote), n->data.scalar.value, n->data.scalar.length))
+		die_at(n, "version: cannot locate its bytes (non-ASCII text before it?); edit it by hand");
+	nl = strlen(ver) + 2 * strlen(quote);
+	tmp = malloc(len - (b - a) + nl + 1);
+	memcpy(tmp, text, a);
+	got = a + (size_t)sprintf(tmp + a, "%s%s%s", quote, ver, quote);
+	memcpy(tmp + got, text + b, len - b);
+	got += len - b;
+
+	/* Read it back before writing it. */
+	yaml_parser_initialize(&p);
+	yaml_parser_set_input_string(&p, (unsigned char *)tmp, got);
+	ok = yaml_parser_load(&p, &d);
+	if (ok) {
+		yaml_document_t keep = doc;
+		struct series t = *s;
+		yaml_node_t *m;
+		yaml_node_item_t *it;
+
+		doc = d;
+		ok = 0;
+		m = get(yaml_document_get_root_node(&doc), "series");
+		for (it = m->data.sequence.items.start; it < m->data.sequence.items.top; it++) {
+			yaml_node_t *nm = get(node(*it), "name");
+
+			if (nm && !strcmp((char *)nm->data.scalar.value, s->name)) {
+				t.node = node(*it);
+				n = lookup(&t, "source.debian.version");
+				ok = n && !strcmp((char *)n->data.scalar.value, ver);
+			}
+		}
+		yaml_document_delete(&doc);
+		doc = keep;
+	}
+	yaml_parser_delete(&p);
+	if (!ok) {
+		fprintf(stderr, "%s: %s: setting %s's version to '%s' would not read back; nothing written\n",
+			prog, file, s->name, ver);
+		return EXIT_BAD;
+	}
+	{
+		char path[4096];
+		int fd;
+
+		snprintf(path, sizeof(path), "%s.tmp.%ld", file, (long)getpid());
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL, st.st_mode & 07777);
+		if (fd < 0 || write(fd, tmp, got) != (ssize_t)got || fsync(fd) || close(fd) ||
+		    rename(path, file)) {
+			fprintf(stderr, "%s: write %s: %s\n", prog, path, strerror(errno));
+			unlink(path);
+			return EXIT_BAD;
+		}
+	}
+	free(text);
+	free(tmp);
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -263,31 +630,46 @@ int main(int argc, char **argv)
 		"name", "source", "stack", "fixes", "verified", "expect", NULL
 	};
 	static const char *const fix_keys[] = { "A", "B", NULL };
+	static const struct { const char *name; int nargs; enum mode m; } cmds[] = {
+		{ "mk", 0, MODE_MK }, { "list", 0, MODE_LIST }, { "check", 0, MODE_CHECK },
+		{ "get", 2, MODE_QUERY }, { "variants", 1, MODE_QUERY }, { "hash", 2, MODE_QUERY },
+		{ "expect", 3, MODE_QUERY }, { "set-version", 2, MODE_QUERY },
+	};
 	yaml_parser_t parser;
 	yaml_node_t *top, *list;
 	yaml_node_item_t *it;
-	enum mode m;
+	enum mode m = MODE_CHECK;
+	const char *cmd = NULL;
+	char **args;
 	FILE *f;
-	int opt;
-	char names[4096] = " ";
+	int opt, i, rc = 0;
+	char names[4096] = " ", cbuf[4096];
 
-	while ((opt = getopt(argc, argv, "C:")) != -1) {
+	while ((opt = getopt(argc, argv, "C:c:")) != -1) {
 		if (opt == 'C')
 			root = optarg;
+		else if (opt == 'c')
+			cases_dir = optarg;
 		else
 			usage();
 	}
-	if (argc - optind != 2)
+	if (argc - optind < 2)
 		usage();
-	if (!strcmp(argv[optind], "mk"))
-		m = MODE_MK;
-	else if (!strcmp(argv[optind], "list"))
-		m = MODE_LIST;
-	else if (!strcmp(argv[optind], "check"))
-		m = MODE_CHECK;
-	else
+	for (i = 0; i < (int)(sizeof(cmds) / sizeof(cmds[0])); i++)
+		if (!strcmp(argv[optind], cmds[i].name)) {
+			if (argc - optind - 2 != cmds[i].nargs)
+				usage();
+			cmd = cmds[i].name;
+			m = cmds[i].m;
+		}
+	if (!cmd)
 		usage();
 	file = argv[optind + 1];
+	args = argv + optind + 2;
+	if (!cases_dir) {
+		snprintf(cbuf, sizeof(cbuf), "%s/test/cases", root);
+		cases_dir = cbuf;
+	}
 
 	f = fopen(file, "r");
 	if (!f) {
@@ -303,6 +685,7 @@ int main(int argc, char **argv)
 			parser.problem ? parser.problem : "malformed YAML");
 		return EXIT_BAD;
 	}
+	fclose(f);
 	top = yaml_document_get_root_node(&doc);
 	if (!top)
 		die_at(NULL, "empty file: it needs a 'series' list");
@@ -314,42 +697,48 @@ int main(int argc, char **argv)
 	if (list->data.sequence.items.top == list->data.sequence.items.start)
 		die_at(list, "series is empty");
 
+	/* The whole file is checked whatever the question. */
 	for (it = list->data.sequence.items.start; it < list->data.sequence.items.top; it++) {
-		yaml_node_t *s = node(*it), *v;
-		const char *name, *stack;
-		char path[4096], needle[64];
+		yaml_node_t *sn = node(*it), *v;
+		struct series *s;
+		const char *name;
+		char needle[64];
 
-		want_mapping(s, "a series");
-		check_keys(s, "series", s_keys);
-		v = need(s, "name", "series");
+		want_mapping(sn, "a series");
+		check_keys(sn, "series", s_keys);
+		v = need(sn, "name", "series");
 		name = scalar(v, "name");
 		if (!is_series_name(name))
 			die_at(v, "name: '%s' is not a series like 6.1", name);
 		snprintf(needle, sizeof(needle), " %s ", name);
 		if (strstr(names, needle))
 			die_at(v, "name: series '%s' listed twice", name);
+		if (nall == MAX_SERIES)
+			die_at(v, "more than %d series", MAX_SERIES);
 		if (strlen(names) + strlen(needle) < sizeof(names))
 			strcat(names, needle + 1);
+		s = &all[nall++];
+		s->name = name;
+		s->node = sn;
 
-		source(m, name, need(s, "source", name));
+		source(m, name, need(sn, "source", name));
 
-		v = need(s, "stack", name);
-		stack = word(v, "stack");
-		snprintf(path, sizeof(path), "%s/%s/series", root, stack);
-		if (!is_file(path))
-			die_at(v, "stack: folder '%s' has no quilt series file", stack);
-		out(m, name, "stack", stack);
+		s->stack_node = need(sn, "stack", name);
+		s->stack = word(s->stack_node, "stack");
+		read_stack(s);
+		out(m, name, "stack", s->stack);
+		print_stack(m, s);
 
-		v = need(s, "fixes", name);
+		v = need(sn, "fixes", name);
 		want_mapping(v, "fixes");
 		check_keys(v, "fixes", fix_keys);
 		fix_status(m, name, v, "A");
 		fix_status(m, name, v, "B");
 
-		if ((v = get(s, "verified")))
+		if ((v = get(sn, "verified")))
 			out(m, name, "verified", word(v, "verified"));
-		if ((v = get(s, "expect")))
-			expect_overrides(m, name, v);
+		if ((v = get(sn, "expect")))
+			expect_overrides(m, s, v);
 		if (m == MODE_LIST)
 			printf("%s\n", name);
 	}
@@ -357,8 +746,33 @@ int main(int argc, char **argv)
 		names[strlen(names) - 1] = '\0';
 		printf("SERIES_ALL := %s\n", names + 1);
 	}
+
+	if (!strcmp(cmd, "get")) {
+		yaml_node_t *n = lookup(find_series(args[0]), args[1]);
+
+		if (!n)
+			rc = EXIT_ABSENT;
+		else
+			printf("%s\n", scalar(n, args[1]));
+	} else if (!strcmp(cmd, "variants")) {
+		variant_names(find_series(args[0]), cbuf, sizeof(cbuf));
+		printf("%s\n", cbuf);
+	} else if (!strcmp(cmd, "hash")) {
+		struct series *s = find_series(args[0]);
+		struct variant *v = variant_of(s, args[1]);
+
+		if (!v) {
+			fprintf(stderr, "%s: %s: '%s' is not a variant of %s\n", prog, file, args[1], s->name);
+			rc = EXIT_BAD;
+		} else {
+			printf("%s\n", v->hash);
+		}
+	} else if (!strcmp(cmd, "expect")) {
+		rc = expect_of(find_series(args[0]), args[1], args[2]);
+	} else if (!strcmp(cmd, "set-version")) {
+		rc = set_version(find_series(args[0]), args[1]);
+	}
 	yaml_document_delete(&doc);
 	yaml_parser_delete(&parser);
-	fclose(f);
-	return 0;
+	return rc;
 }

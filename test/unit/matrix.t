@@ -4,7 +4,9 @@
 . "$(dirname "$0")/lib.sh"
 
 good() {
-	mkdir -p versions/6.1 test/cases/plain && touch versions/6.1/series test/cases/plain/expect.alt
+	mkdir -p versions/6.1 test/cases/plain && rm -f versions/6.1/series.* &&
+	echo "# the stack" >versions/6.1/series && echo "b.patch -p1" >>versions/6.1/series &&
+	echo B >versions/6.1/b.patch && touch test/cases/plain/expect.alt test/cases/plain/expect
 	cat >m.yaml <<'Y'
 series:
   - name: "6.1"
@@ -59,5 +61,66 @@ test_expect_success 'an expect override must name an existing file' '
 '
 test_expect_success 'an empty file is an error, not an empty matrix' '
 	: >e.yaml && test_must_fail 2 $BIN/matrix check e.yaml 2>err && test_grep "empty file" err
+'
+test_expect_success 'get reads one field by its path; an absent one exits 1' '
+	good && test "$($BIN/matrix get m.yaml 6.1 source.debian.version)" = 6.1.192-3 &&
+	test "$($BIN/matrix get m.yaml 6.1 fixes.A)" = "upstream v5.9-rc2" &&
+	test_must_fail 1 $BIN/matrix get m.yaml 6.1 verified >out && test ! -s out &&
+	test_must_fail 2 $BIN/matrix get m.yaml 9.9 verified 2>err && test_grep "no series .9.9." err
+'
+test_expect_success 'variants come from the stack: series, then each series.FLAVOUR' '
+	good && test "$($BIN/matrix variants m.yaml 6.1)" = "vanilla patched" &&
+	printf "b.patch\nh.patch\n" >versions/6.1/series.hardened && echo H >versions/6.1/h.patch &&
+	cp versions/6.1/series versions/6.1/series.zz-test &&
+	test "$($BIN/matrix variants m.yaml 6.1)" = "vanilla patched hardened zz-test" &&
+	$BIN/matrix mk m.yaml >mk &&
+	test_grep "^S_6.1_patches_hardened := versions/6.1/b.patch versions/6.1/h.patch$" mk
+'
+test_expect_success 'a flavour name that is no name is refused' '
+	good && cp versions/6.1/series versions/6.1/series.Bad &&
+	test_must_fail 2 $BIN/matrix check m.yaml 2>err && test_grep "Bad. is not a flavour name" err
+'
+test_expect_success 'a series file naming a patch that is not there is refused' '
+	good && echo "gone.patch" >>versions/6.1/series &&
+	test_must_fail 2 $BIN/matrix check m.yaml 2>err &&
+	test_grep "versions/6.1/series lists .gone.patch., which is not in versions/6.1" err
+'
+test_expect_success 'the stack hash covers the series file and every patch it pushes' '
+	good && printf "b.patch\nh.patch\n" >versions/6.1/series.hardened && echo H >versions/6.1/h.patch &&
+	p=$($BIN/matrix hash m.yaml 6.1 patched) && h=$($BIN/matrix hash m.yaml 6.1 hardened) &&
+	echo H2 >versions/6.1/h.patch && test "$($BIN/matrix hash m.yaml 6.1 patched)" = "$p" &&
+	h2=$($BIN/matrix hash m.yaml 6.1 hardened) && test "$h2" != "$h" &&
+	echo B2 >versions/6.1/b.patch && test "$($BIN/matrix hash m.yaml 6.1 patched)" != "$p" &&
+	echo "# a comment" >>versions/6.1/series.hardened && test "$($BIN/matrix hash m.yaml 6.1 hardened)" != "$h2" &&
+	test "$($BIN/matrix hash m.yaml 6.1 vanilla)" = -
+'
+test_expect_success 'expect: the override, then expect.VARIANT, expect.patched for a flavour, then expect' '
+	good && cp versions/6.1/series versions/6.1/series.hardened &&
+	printf "    expect: {plain: {hardened: expect.alt}}\n" >>m.yaml &&
+	test "$($BIN/matrix expect m.yaml 6.1 plain hardened)" = ./test/cases/plain/expect.alt &&
+	test "$($BIN/matrix expect m.yaml 6.1 plain vanilla)" = ./test/cases/plain/expect &&
+	touch test/cases/plain/expect.patched &&
+	test "$($BIN/matrix expect m.yaml 6.1 plain vanilla)" = ./test/cases/plain/expect &&
+	test "$($BIN/matrix expect m.yaml 6.1 plain patched)" = ./test/cases/plain/expect.patched &&
+	test "$($BIN/matrix -c elsewhere expect m.yaml 6.1 plain patched 2>&1)" != ./test/cases/plain/expect.patched &&
+	rm test/cases/plain/expect.patched
+'
+test_expect_success 'an override for a variant the stack does not have is refused' '
+	good && printf "    expect: {plain: {hardened: expect.alt}}\n" >>m.yaml &&
+	test_must_fail 2 $BIN/matrix check m.yaml 2>err &&
+	test_grep "expect case: .hardened. is not a variant of 6.1 (vanilla patched)" err
+'
+test_expect_success 'set-version rewrites that one value, nothing else of the file' '
+	good && sed -i "s/version: 6.1.192-3/version: \"6.1.192-3\"/" m.yaml && cp m.yaml before &&
+	$BIN/matrix set-version m.yaml 6.1 6.1.200-1~bpo12+1 &&
+	sed "s/\"6.1.192-3\"/\"6.1.200-1~bpo12+1\"/" before >want && test_cmp want m.yaml
+'
+test_expect_success 'set-version refuses what it could not write back, and writes nothing' '
+	good && cp m.yaml before &&
+	test_must_fail 2 $BIN/matrix set-version m.yaml 6.1 "6.1, evil: 1" 2>err &&
+	test_grep "is not a Debian version the kit can write" err && test_cmp before m.yaml &&
+	sed -i "s/      debian: .*/      tree: {env: KIT_SRC_6_1}/" m.yaml && cp m.yaml before &&
+	test_must_fail 2 $BIN/matrix set-version m.yaml 6.1 6.1.200-1 2>err &&
+	test_grep "no debian source with a version" err && test_cmp before m.yaml
 '
 test_done
