@@ -54,4 +54,59 @@ test_expect_success 'a .deb whose hash differs from the lock is refused' '
 	test_grep "lock: linux-source-9.9 9.9.1-1: the .deb has sha256 .* but the lock says 0000" err &&
 	test_grep " 0000000000000000000000000000000000000000000000000000000000000000$" lock
 '
+
+# A stand-in apt for build/bump: the suite serves NEW (madison), and a
+# download writes a .deb (or fails when FAKE_APT=nodownload).
+fake_apt() {
+	mkdir -p fakebin &&
+	cat >fakebin/apt-cache <<-'F' &&
+	#!/bin/sh
+	echo " linux-source-7.3 | $FAKE_NEW | http://mirror.example/debian trixie-backports/main amd64 Packages"
+	F
+	cat >fakebin/apt-get <<-'F' &&
+	#!/bin/sh
+	for a in "$@"; do last=$a; done
+	case $last in
+	update) exit 0 ;;
+	*=*) [ "$FAKE_APT" != nodownload ] || { echo "E: no such file" >&2; exit 100; }
+	     v=${last#*=}; echo "deb of $v" >"linux-source-7.3_${v}_all.deb" ;;
+	esac
+	F
+	chmod +x fakebin/apt-cache fakebin/apt-get && rm -rf cache/debs &&
+	mkdir -p versions/7.3 && echo p.patch >versions/7.3/series && : >versions/7.3/p.patch &&
+	cat >m.yaml <<-Y &&
+	series:
+	  # a comment that stays
+	  - name: "7.3"
+	    source:
+	      debian: {package: linux-source-7.3, version: 7.3.4-1~bpo13+1, suite: trixie-backports}
+	    stack: versions/7.3
+	    fixes: {A: upstream v5.9-rc2, B: stack}
+	Y
+	echo "linux-source-7.3 7.3.4-1~bpo13+1 1111111111111111111111111111111111111111111111111111111111111111" >lock &&
+	cp m.yaml m.before && cp lock lock.before
+}
+bump_() {
+	PATH="$trash/fakebin:$PATH" KIT_APT_ETC=etc KIT_HOST_CODENAME=bookworm KIT_SUITES=trixie-backports \
+		bump 7.3 m.yaml lock
+}
+test_expect_success 'bump moves a +/~ version in place and records the new hash' '
+	apt_etc && fake_apt && FAKE_NEW=7.3.5-1~bpo13+1 bump_ >out &&
+	sed "s/7.3.4-1~bpo13+1/7.3.5-1~bpo13+1/" m.before >m.want && test_cmp m.want m.yaml &&
+	sum=$(echo "deb of 7.3.5-1~bpo13+1" | sha256sum | cut -d" " -f1) &&
+	echo "linux-source-7.3 7.3.5-1~bpo13+1 $sum" >lock.want && test_cmp lock.want lock
+'
+test_expect_success 'a bump whose download fails changes neither the matrix nor the lock' '
+	apt_etc && fake_apt && FAKE_NEW=7.3.5-1~bpo13+1 FAKE_APT=nodownload test_must_fail 1 bump_ 2>err &&
+	test_grep "apt-get download linux-source-7.3=7.3.5-1~bpo13+1 failed" err &&
+	test_cmp m.before m.yaml && test_cmp lock.before lock
+'
+test_expect_success 'bump on the newest version changes nothing' '
+	apt_etc && fake_apt && FAKE_NEW=7.3.4-1~bpo13+1 bump_ >out &&
+	test_grep "already the newest" out && test_cmp m.before m.yaml && test_cmp lock.before lock
+'
+test_expect_success 'bump of a series with no debian source is one clear error' '
+	fake_apt && sed -i "s/      debian: .*/      tree: {env: KIT_SRC_7_3}/" m.yaml &&
+	test_must_fail 1 bump 7.3 m.yaml lock 2>err && test_grep "has no debian source to bump" err
+'
 test_done
