@@ -1,73 +1,100 @@
 # SPDX-License-Identifier: GPL-2.0
-# ext4 backport kit: build every series of matrix.yaml vanilla and patched,
-# boot each kernel in QEMU on the image set, and print the verdict table.
+# ext4 backport kit: build every series of matrix.yaml as shipped, patched
+# and in each flavour, boot each kernel in QEMU on the image set, judge the
+# verdicts, and print the table.
 #
-#   make matrix [VERSIONS="6.1 7.3"]   build, boot, verdicts
+#   make matrix [VERSIONS="6.1 7.3"] [FLAVOURS=...]   build, boot, judge, report
 #   make check                         unit tests, then the matrix
+#   make report                        render results/results.json again
 #   make bump SERIES=6.1               move a Debian pin to the newest served
+#   make apply TREE=...  |  make review  |  make clean-results
 #
 # Series differ in data (matrix.yaml, versions/X.Y) only: the rules below
-# are made once per series from the same template.
+# are made once per series and variant from the same templates.
 
 KIT_CACHE ?= $(if $(XDG_CACHE_HOME),$(XDG_CACHE_HOME),$(HOME)/.cache)/ext4-backport-kit
+# What this checkout derives from its own files (its programs, the matrix
+# as make variables, the images) lives with the checkout: two checkouts on
+# one cache never read each other's.  The cache holds what is keyed by what
+# it is: downloads, unpacked trees, objects, ccache, kernels by stack hash.
+KIT_BUILD ?= $(CURDIR)/.kit
 RESULTS ?= results
-KIT_T0 := $(shell date +%s)
-export KIT_CACHE KIT_T0 RESULTS
+KIT_T0 := $(or $(KIT_T0),$(shell date +%s))
+export KIT_CACHE KIT_BUILD KIT_T0 RESULTS
 
-BIN := $(KIT_CACHE)/bin
+BIN := $(KIT_BUILD)/bin
 CFLAGS ?= -O2 -g -Wall -Wextra -Werror=implicit-function-declaration
 CONFIG := common/kernel.config
 FIX_A_ORIG := $(wildcard common/upstream/A-*.patch)
-# Flavours beyond the reviewed fix, each a versions/X.Y/series.FLAVOUR;
-# FLAVOURS= leaves them out of the matrix.
-FLAVOURS ?= hardened
 CASES := $(sort $(notdir $(patsubst %/,%,$(dir $(wildcard test/cases/*/recipe)))))
-IMAGES := $(CASES:%=$(KIT_CACHE)/images/%.img)
-DEPS := $(KIT_CACHE)/deps.stamp
+IMAGES := $(CASES:%=$(KIT_BUILD)/images/%.img)
 
-.PHONY: all matrix kernels images check check-unit review apply bump clean-results FORCE
+.PHONY: all matrix cells kernels images check check-unit report review apply bump clean-results tools FORCE
 .DELETE_ON_ERROR:
 all: matrix
 
-$(DEPS): build/packages build/deps
+# Packages by purpose (build/packages): a goal installs only what it uses.
+deps = $(foreach g,$(1),$(KIT_BUILD)/deps-$(g).stamp)
+$(KIT_BUILD)/deps-%.stamp: build/packages build/deps
 	@mkdir -p $(@D)
-	@build/deps build/packages
+	@build/deps build/packages $*
 	@touch $@
 
-$(BIN)/matrix: build/matrix.c | $(DEPS)
+$(BIN)/matrix: build/matrix.c common/sha256.c common/sha256.h | $(call deps,tools)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $< -lyaml
+	$(CC) $(CFLAGS) -Icommon -o $@ build/matrix.c common/sha256.c -lyaml
+tools: $(BIN)/matrix
 
-$(BIN)/mkimage: test/mkimage.c common/sha256.c common/sha256.h | $(DEPS)
+$(BIN)/mkimage: test/mkimage.c common/sha256.c common/sha256.h | $(call deps,tools images)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Icommon -o $@ test/mkimage.c common/sha256.c -lext2fs -lcom_err
 
-$(BIN)/guest-init: test/guest-init.c common/sha256.c common/sha256.h | $(DEPS)
+$(BIN)/guest-init: test/guest-init.c common/sha256.c common/sha256.h | $(call deps,tools)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Icommon -static -o $@ test/guest-init.c common/sha256.c
 
+# Goals that never read the matrix as make variables do not build its reader.
+LIGHT_GOALS := apply review clean-results tools report $(BIN)/matrix
+ifneq ($(filter-out $(LIGHT_GOALS),$(or $(MAKECMDGOALS),all)),)
 # matrix.yaml as make variables; a bad file stops everything here.
-$(KIT_CACHE)/matrix.mk: matrix.yaml $(BIN)/matrix $(wildcard test/cases/*/expect*)
+STACK_FILES := $(wildcard versions/*/series versions/*/series.* versions/*/*.patch)
+$(KIT_BUILD)/matrix.mk: matrix.yaml $(BIN)/matrix $(STACK_FILES)
 	@$(BIN)/matrix mk matrix.yaml >$@.tmp && mv -f $@.tmp $@ || { rm -f $@.tmp; exit 2; }
-include $(KIT_CACHE)/matrix.mk
+include $(KIT_BUILD)/matrix.mk
+endif
 
 VERSIONS ?= $(SERIES_ALL)
-$(foreach s,$(VERSIONS),$(if $(filter $(s),$(SERIES_ALL)),,$(error VERSIONS: '$(s)' is not a series of matrix.yaml (known: $(SERIES_ALL)))))
+# (checked once matrix.mk is read: make reads the Makefile again after
+# making it)
+$(if $(SERIES_ALL),$(foreach s,$(VERSIONS),$(if $(filter $(s),$(SERIES_ALL)),,$(error VERSIONS: '$(s)' is not a series of matrix.yaml (known: $(SERIES_ALL))))))
 SUITES := $(sort $(foreach s,$(SERIES_ALL),$(S_$(s)_suite)))
 export KIT_SUITES := $(SUITES)
 
-# What a series is built as: shipped, with its stack, and each flavour it has.
-flavours = $(foreach f,$(FLAVOURS),$(if $(wildcard $(S_$(1)_stack)/series.$(f)),$(f)))
-variants = vanilla patched $(call flavours,$(1))
+# What a series is built as: shipped, with its stack, and each flavour its
+# stack has (versions/X.Y/series.F); FLAVOURS= leaves the flavours out.
+flavours_of = $(filter-out vanilla patched,$(S_$(1)_variants))
+FLAVOURS ?= $(sort $(foreach s,$(SERIES_ALL),$(call flavours_of,$(s))))
+variants = vanilla patched $(filter $(FLAVOURS),$(call flavours_of,$(1)))
+# The variant a variant builds on, in the same object tree.
+base_of = $(if $(filter vanilla,$(2)),,$(if $(filter patched,$(2)),vanilla,patched))
+# Kernels are keyed by what they are: the config and the stack pushed.
+CONFIG_HASH := $(shell sha256sum $(CONFIG) | cut -c1-8)
+kdir = $(KIT_CACHE)/out/$(1)/$(2)-$(CONFIG_HASH)$(if $(S_$(1)_hash_$(2)),-$(S_$(1)_hash_$(2)))
+kernel = $(call kdir,$(1),$(2))/bzImage
 
 # Where a series' source comes from: a pinned .deb, or a path the user gives.
 src_input = $(if $(filter debian,$(S_$(1)_kind)),$(KIT_CACHE)/debs/$(S_$(1)_package)_$(S_$(1)_version).deb,$(or $($(S_$(1)_env)),$(S_$(1)_path)))
 src_ready = $(if $(filter debian,$(S_$(1)_kind)),y,$(if $(call src_input,$(1)),$(wildcard $(call src_input,$(1)))))
 skip_reason = $(if $(call src_input,$(1)),$(S_$(1)_kind) $(call src_input,$(1)) does not exist,no $(S_$(1)_kind) given): set $(S_$(1)_env) to a $(1).y kernel $(S_$(1)_kind) (stack verified on $(or $(S_$(1)_verified),no release))
 
+# $(call guarded,MARKER,STEP,COMMAND): a step that fails leaves its one-line
+# reason in MARKER (lib.sh's die writes it; else the exit status), so the
+# report turns the cells it leaves without verdicts into ERROR cells.
+guarded = rm -f $(1); KIT_FAILURE_FILE=$(1) $(3) || { rc=$$?; mkdir -p $(dir $(1)); [ -s $(1) ] || echo "$(2) failed (exit $$rc)" >$(1); exit $$rc; }
+
 define debian_rules
-$(KIT_CACHE)/debs/$(S_$(1)_package)_$(S_$(1)_version).deb: | $(DEPS)
-	@build/fetch-debian $(1) $(S_$(1)_package) $(S_$(1)_version) $(S_$(1)_suite) $$@ matrix.lock
+$(KIT_CACHE)/debs/$(S_$(1)_package)_$(S_$(1)_version).deb: | $(call deps,fetch)
+	@$$(call guarded,$(RESULTS)/$(1)/failed,fetch,build/fetch-debian $(1) $(S_$(1)_package) $(S_$(1)_version) $(S_$(1)_suite) $$@ matrix.lock)
 endef
 $(foreach s,$(SERIES_ALL),$(if $(filter debian,$(S_$(s)_kind)),$(eval $(call debian_rules,$(s)))))
 
@@ -81,70 +108,84 @@ $(KIT_CACHE)/src/$(1).from: $(call src_input,$(1)) FORCE
 # .from carries the source's mtime and size, so it alone says when to
 # unpack.  A new source also voids the object tree: its files may be older
 # than the objects, and make would keep objects of the old source.
-$(KIT_CACHE)/src/$(1).stamp: $(KIT_CACHE)/src/$(1).from | $(DEPS)
-	@build/unpack $(1) $(S_$(1)_kind) $(call src_input,$(1)) $(KIT_CACHE)/src/$(1)
+$(KIT_CACHE)/src/$(1).stamp: $(KIT_CACHE)/src/$(1).from | $(call deps,build)
+	@$$(call guarded,$(RESULTS)/$(1)/failed,unpack,build/unpack $(1) $(S_$(1)_kind) $(call src_input,$(1)) $(KIT_CACHE)/src/$(1))
 	@rm -rf $(KIT_CACHE)/obj/$(1)
 	@touch $$@
+endef
 
-$(KIT_CACHE)/out/$(1)/vanilla/bzImage: $(KIT_CACHE)/src/$(1).stamp $(CONFIG) build/kernel build/check-config
-	@KIT_CONFIG=$(CONFIG) KIT_FIX_A="$(S_$(1)_fix_A)" KIT_FIX_A_ORIG=$(FIX_A_ORIG) \
-	  build/kernel $(1) vanilla $(KIT_CACHE)/src/$(1) $(KIT_CACHE)/obj/$(1) $$(@D) $(S_$(1)_stack)
+# One variant: its kernel (after the variant it builds on, in the same
+# object tree: only the stack's files recompile), its boot, its verdicts.
+define variant_rules
+$(call kernel,$(1),$(2)): $(KIT_CACHE)/src/$(1).stamp $(CONFIG) build/kernel build/check-config $(S_$(1)_list_$(2)) $(S_$(1)_patches_$(2)) $(if $(call base_of,$(1),$(2)),$(call kernel,$(1),$(call base_of,$(1),$(2))))
+	@$$(call guarded,$(RESULTS)/$(1)/$(2)/failed,build,KIT_CONFIG=$(CONFIG) KIT_FIX_A="$(S_$(1)_fix_A)" KIT_FIX_A_ORIG=$(FIX_A_ORIG) \
+	  build/kernel $(1) $(2) $(KIT_CACHE)/src/$(1) $(KIT_CACHE)/obj/$(1) $$(@D) $(S_$(1)_stack))
 
-# After vanilla, in the same object tree: only the stack's files recompile.
-$(KIT_CACHE)/out/$(1)/patched/bzImage: $(KIT_CACHE)/out/$(1)/vanilla/bzImage $(S_$(1)_stack)/series $(wildcard $(S_$(1)_stack)/*.patch)
-	@KIT_CONFIG=$(CONFIG) KIT_FIX_A="$(S_$(1)_fix_A)" KIT_FIX_A_ORIG=$(FIX_A_ORIG) \
-	  build/kernel $(1) patched $(KIT_CACHE)/src/$(1) $(KIT_CACHE)/obj/$(1) $$(@D) $(S_$(1)_stack)
+# The boot depends on the kernel and the images, not on what is expected.
+$(RESULTS)/$(1)/$(2)/boot.tsv: $(call kernel,$(1),$(2)) $(IMAGES) $(BIN)/guest-init test/run-guest $(wildcard test/cases/*/mount)
+	@$$(call guarded,$(RESULTS)/$(1)/$(2)/failed,boot,KIT_CASES="$(CASES)" KIT_IMAGES=$(KIT_BUILD)/images KIT_GUEST_INIT=$(BIN)/guest-init \
+	  KIT_STACK_HASH=$(or $(S_$(1)_hash_$(2)),-) test/run-guest $(1) $(2) $(call kernel,$(1),$(2)) $(RESULTS)/$(1)/$(2))
 
-$(foreach f,$(call flavours,$(1)),
-$(KIT_CACHE)/out/$(1)/$(f)/bzImage: $(KIT_CACHE)/out/$(1)/patched/bzImage $(S_$(1)_stack)/series.$(f) $(wildcard $(S_$(1)_stack)/*.patch)
-	@KIT_CONFIG=$(CONFIG) KIT_FIX_A="$(S_$(1)_fix_A)" KIT_FIX_A_ORIG=$(FIX_A_ORIG) \
-	  build/kernel $(1) $(f) $(KIT_CACHE)/src/$(1) $(KIT_CACHE)/obj/$(1) $$(@D) $(S_$(1)_stack)
-)
-
-$(foreach v,$(call variants,$(1)),
-$(RESULTS)/$(1)/$(v)/cells.tsv: $(KIT_CACHE)/out/$(1)/$(v)/bzImage $(IMAGES) $(BIN)/guest-init test/run-guest test/verdict $(wildcard test/cases/*/*) $(KIT_CACHE)/matrix.mk
-	@test/run-guest $(1) $(v) $(KIT_CACHE)/out/$(1)/$(v)/bzImage $(RESULTS)/$(1)/$(v)
-)
+# An edited expect file is judged again, without a boot.
+$(RESULTS)/$(1)/$(2)/cells.json: $(RESULTS)/$(1)/$(2)/boot.tsv test/judge matrix.yaml $(wildcard test/cases/*/expect*) | $(BIN)/matrix $(call deps,report)
+	@$$(call guarded,$(RESULTS)/$(1)/$(2)/failed,judge,test/judge $(1) $(2) $(RESULTS)/$(1)/$(2))
 endef
 $(foreach s,$(SERIES_ALL),$(eval $(call series_rules,$(s))))
+$(foreach s,$(SERIES_ALL),$(foreach v,$(call variants,$(s)),$(eval $(call variant_rules,$(s),$(v)))))
 
 # A series whose source is missing becomes a SKIP row, never a pass.
 RUN := $(foreach s,$(VERSIONS),$(if $(call src_ready,$(s)),$(s)))
 SKIP := $(filter-out $(RUN),$(VERSIONS))
-CELLS := $(foreach s,$(RUN),$(foreach v,$(call variants,$(s)),$(RESULTS)/$(s)/$(v)/cells.tsv))
+CELLS := $(foreach s,$(RUN),$(foreach v,$(call variants,$(s)),$(RESULTS)/$(s)/$(v)/cells.json))
 
-$(KIT_CACHE)/images/%.img: test/cases/%/recipe $(BIN)/mkimage
+$(KIT_BUILD)/images/%.img: test/cases/%/recipe $(BIN)/mkimage
 	@mkdir -p $(@D)
-	@$(BIN)/mkimage $< $@
+	@$(call guarded,$(RESULTS)/failed,mkimage,$(BIN)/mkimage $< $@)
 
 images: $(IMAGES)
-kernels: $(foreach s,$(RUN),$(foreach v,$(call variants,$(s)),$(KIT_CACHE)/out/$(s)/$(v)/bzImage))
+kernels: $(foreach s,$(RUN),$(foreach v,$(call variants,$(s)),$(call kernel,$(s),$(v))))
+cells: $(CELLS)
 
-matrix: $(CELLS) FORCE
-	@mkdir -p $(RESULTS)
-	@: >$(RESULTS)/skipped.tsv
-	@$(foreach s,$(SKIP),printf '%s\t%s\n' '$(s)' '$(call skip_reason,$(s))' >>$(RESULTS)/skipped.tsv;)
-	@KIT_VARIANTS="vanilla patched $(FLAVOURS)" KIT_VERIFIED="$(foreach s,$(RUN),$(s)=$(S_$(s)_verified))" test/report $(RESULTS) "$(RUN)" "$(CASES)"
+# What this run is to do, for the report: cases, series, and each cell's
+# kernel (a verdict of another kernel is stale, never reported).
+TAB := $(shell printf '\t')
+define NL
+
+
+endef
+plan = $(foreach c,$(CASES),case$(TAB)$(c)$(NL))$(foreach s,$(VERSIONS),series$(TAB)$(s)$(TAB)$(if $(filter $(s),$(RUN)),run$(TAB)$(S_$(s)_verified)$(TAB)$(KIT_CACHE)/src/$(s),skip$(TAB)$(S_$(s)_verified)$(TAB)$(call skip_reason,$(s)))$(NL)$(foreach v,$(call variants,$(s)),cell$(TAB)$(s)$(TAB)$(v)$(TAB)$(call kernel,$(s),$(v))$(TAB)$(or $(S_$(s)_hash_$(v)),-)$(NL)))
+
+# A failing step is a cell, not a stop: every other series still runs, the
+# report is written, and the exit status says something failed.
+matrix: | $(call deps,tools fetch build images guest report)
+	@$(shell mkdir -p $(RESULTS))$(file >$(RESULTS)/plan.tsv,$(subst $(NL) ,$(NL),$(subst $(NL) ,$(NL),$(plan))))
+	@mf=0; $(MAKE) -k --no-print-directory cells || mf=1; \
+	  rc=0; test/report $(RESULTS) || rc=$$?; \
+	  [ $$mf -eq 0 ] || [ $$rc -ne 0 ] || rc=1; exit $$rc
+
+# Render the reports again from results.json alone.
+report: | $(call deps,report)
+	@test/report --render $(RESULTS)/results.json
 
 # The review document of every stack against its originals (lint errors fail).
-review:
-	@build/review --results $(RESULTS)/results.json $(RESULTS)/review
-	@build/review --flavour hardened --results $(RESULTS)/results.json $(RESULTS)/review-hardened
+review: | $(call deps,stacks report)
+	@for f in "" $$(cd versions && ls */series.* 2>/dev/null | sed 's/.*series\.//' | sort -u); do \
+	  build/review $${f:+--flavour $$f} --results $(RESULTS)/results.json $(RESULTS)/review$${f:+-$$f} || exit 1; done
 
 # Apply a stack to your own tree:
 #   make apply TREE=... [STACK=versions/X.Y] [APPLY_FLAGS="--dry-run --flavour hardened"]
-apply:
+apply: | $(call deps,stacks)
 	@test -n "$(TREE)" || { echo "make apply: say which tree, e.g. make apply TREE=/usr/src/linux-source-6.1" >&2; exit 2; }
 	@build/apply $(APPLY_FLAGS) $(if $(STACK),--stack $(STACK)) $(TREE)
 
-bump:
+bump: | $(call deps,fetch)
 	@test -n "$(SERIES)" || { echo "make bump: say which, e.g. make bump SERIES=6.1" >&2; exit 2; }
-	@build/bump $(SERIES) $(S_$(SERIES)_package) $(S_$(SERIES)_suite) matrix.yaml matrix.lock
+	@build/bump $(SERIES) matrix.yaml matrix.lock
 
-check-unit: $(BIN)/matrix $(BIN)/mkimage $(BIN)/guest-init
+check-unit: $(BIN)/matrix $(BIN)/mkimage $(BIN)/guest-init | $(call deps,tools images build stacks report check)
 	@test/run-tests unit
 
-check: $(BIN)/matrix $(BIN)/mkimage $(BIN)/guest-init
+check: $(BIN)/matrix $(BIN)/mkimage $(BIN)/guest-init | $(call deps,tools fetch build images guest report stacks check)
 	@test/run-tests all
 
 clean-results:

@@ -5,9 +5,34 @@
 # shellcheck shell=sh
 export KIT_CACHE="$trash/cache" KIT_CASES_DIR="$trash/cases" KIT_IMAGES="$trash/images"
 export KIT_QEMU="$trash/fake-qemu" KIT_GUEST_INIT="$trash/init" KIT_GUEST_TIMEOUT=3
+export KIT_MATRIX="$trash/m.yaml"
+
+# A matrix of one series, 9.9, for the judge's expect lookups.
+fake_matrix() {
+	mkdir -p versions/9.9 && echo "p.patch" >versions/9.9/series && : >versions/9.9/p.patch &&
+	printf "p.patch\nq.patch\n" >versions/9.9/series.hardened && : >versions/9.9/q.patch &&
+	cat >m.yaml <<-Y
+	series:
+	  - name: "9.9"
+	    source:
+	      tree: {env: KIT_SRC_9_9}
+	    stack: versions/9.9
+	    fixes: {A: upstream v5.9-rc2, B: stack}
+	Y
+}
+
+# guest FAKE VARIANT DIR: boot the stand-in, then judge what it said.
+guest() {
+	FAKE=$1 run-guest 9.9 "$2" kernel "$3" && judge 9.9 "$2" "$3"
+}
+
+# st DIR CASE [FIELD]: a field (status by default) of one judged cell.
+st() {
+	python3 -c "import json,sys; print(next(c[sys.argv[3]] for c in json.load(open(sys.argv[1] + \"/cells.json\"))[\"cells\"] if c[\"case\"] == sys.argv[2]))" "$1" "$2" "${3:-status}"
+}
 
 setup() {
-	mkdir -p cases images cache && : >init && chmod +x init && touch kernel &&
+	fake_matrix && mkdir -p cases images cache && : >init && chmod +x init && touch kernel &&
 	for c in a b c; do
 		mkdir -p cases/$c && echo "ro" >cases/$c/mount && printf "mount: ok\nkmsg~ hello $c\n" >cases/$c/expect &&
 		: >images/$c.img && : >images/$c.img.manifest || return 1

@@ -5,7 +5,8 @@
 # shellcheck shell=sh
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-BIN=${KIT_CACHE:?KIT_CACHE is not set}/bin
+BIN=${KIT_BUILD:-$TOP/.kit}/bin
+: "${KIT_CACHE:?KIT_CACHE is not set}"
 PATH=$TOP/build:$TOP/test:$PATH
 export KIT_T0=$(date +%s)
 trash=$(mktemp -d "${TMPDIR:-/tmp}/kit-unit.XXXXXX")
@@ -56,4 +57,9 @@ test_grep() {
 test_done() {
 	echo "1..$n"
 	[ "$failed" -eq 0 ]
+}
+
+# test_cmp WANT GOT: the files are equal, or the difference is shown.
+test_cmp() {
+	diff -u "$1" "$2" >&2
 }

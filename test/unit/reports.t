@@ -1,19 +1,39 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# The reports of a (stand-in) matrix run: results.json against its schema,
-# junit.xml parsed, matrix.html rendered in headless Chromium.
+# The reports of a (stand-in) matrix run: results.json is collected from
+# the judged cells and the plan, and the table, junit.xml, results.ktap and
+# matrix.html are rendered from it alone, with the same totals.
 . "$(dirname "$0")/lib.sh"
 . "$TOP/test/unit/fake-guest.sh"
 command -v chromium >/dev/null && test_set_prereq CHROMIUM
 python3 -c "import jsonschema" 2>/dev/null && test_set_prereq JSONSCHEMA
 
+# plan [SUBLEVEL]: what make would write for a run of 9.9 (vanilla,
+# patched) on the kernel "kernel", with 5.4 skipped.
+plan() {
+	mkdir -p kc/src/9.9 &&
+	printf "VERSION = 9\nPATCHLEVEL = 9\nSUBLEVEL = %s\n" "${1:-3}" >kc/src/9.9/Makefile &&
+	{
+		printf "case\t%s\n" a b c
+		printf "series\t9.9\trun\t9.9.3\t%s\n" "$trash/kc/src/9.9"
+		printf "cell\t9.9\t%s\t%s\t-\n" vanilla kernel patched kernel
+		printf "series\t5.4\tskip\t5.4.301\tno tree given: set KIT_SRC_5_4\n"
+		printf "cell\t5.4\t%s\t-\t-\n" vanilla patched
+	} >res/plan.tsv
+}
 run_matrix() {
-	setup && rm -rf res && mkdir -p res/9.9 && FAKE=ok run-guest 9.9 vanilla kernel res/9.9/vanilla >/dev/null &&
-	FAKE=wrong run-guest 9.9 patched kernel res/9.9/patched >/dev/null &&
-	printf "5.4\tno tree given: set KIT_SRC_5_4\n" >res/skipped.tsv &&
-	{ report res 9.9 "a b c" >report.out 2>&1 || :; }
+	setup && rm -rf res && mkdir -p res/9.9 && guest ok vanilla res/9.9/vanilla >/dev/null &&
+	guest wrong patched res/9.9/patched >/dev/null && plan "$@" &&
+	{ report res >report.out 2>&1 || :; }
 }
 
+test_expect_success 'the table counts cells, lists SKIP rows and fails on any mismatch' '
+	run_matrix && test_must_fail 1 report res >out 2>&1 &&
+	test "$(tail -1 out)" = "5 passed, 1 failed, 6 skipped" &&
+	test_grep "^5.4 .*SKIP  no tree given: set KIT_SRC_5_4" out &&
+	test_grep "FAIL  refused EUCLEAN (want mounted)" out &&
+	test_grep "9.9 patched b: FAIL: mount: EUCLEAN, expected ok (expect) (log: " out
+'
 test_expect_success JSONSCHEMA 'results.json follows its schema, junit.xml parses and agrees' '
 	run_matrix && python3 -c "
 import json, jsonschema, xml.etree.ElementTree as ET
@@ -30,26 +50,55 @@ test_expect_success JSONSCHEMA 'a results.json off its schema is caught' '
 import json, jsonschema
 jsonschema.validate(json.load(open(\"res/results.json\")), json.load(open(\"$TOP/test/results.schema.json\")))"
 '
-test_expect_success CHROMIUM 'the page renders in chromium with the counts of results.json' '
-	run_matrix && check-reports res >out && test_grep "rendered in chromium: 5 passed, 1 failed, 6 skipped; 12 cells" out &&
+test_expect_success 'results.ktap says not ok for the cell that failed' '
+	run_matrix && test_grep "^    not ok 2 b # FAIL$" res/results.ktap &&
+	test_grep "^not ok 2 9.9.patched$" res/results.ktap && test_grep "^ok 1 9.9.vanilla$" res/results.ktap &&
+	test_grep "^ok 3 5.4.vanilla # SKIP" res/results.ktap
+'
+test_expect_success 'every report is rendered from results.json alone' '
+	run_matrix && rm -rf res/9.9 res/plan.tsv && { report --render res/results.json >again.out 2>&1 || :; } &&
+	test "$(tail -1 again.out)" = "5 passed, 1 failed, 6 skipped" &&
+	sed -i "s/\"status\": \"FAIL\"/\"status\": \"PASS\"/; s/\"failed\": 1/\"failed\": 0/; s/\"passed\": 5/\"passed\": 6/" res/results.json &&
+	report --render res/results.json >again.out &&
+	test "$(tail -1 again.out)" = "6 passed, 0 failed, 6 skipped" && ! grep -q "not ok" res/results.ktap
+'
+test_expect_success 'a planned cell without verdicts is ERROR, naming the failed step' '
+	run_matrix && rm res/9.9/patched/cells.json &&
+	echo "kernel: 9.9: p.patch of series does not apply" >res/9.9/patched/failed &&
+	test_must_fail 1 report res >out &&
+	test "$(tail -1 out)" = "3 passed, 3 failed, 6 skipped" &&
+	test_grep "9.9 patched a: ERROR: kernel: 9.9: p.patch of series does not apply" out
+'
+test_expect_success 'a failed build voids the verdicts of the variants built on it' '
+	run_matrix && echo "kernel: 9.9 vanilla: build failed" >res/9.9/vanilla/failed &&
+	test_must_fail 1 report res >out &&
+	test "$(tail -1 out)" = "0 passed, 6 failed, 6 skipped" &&
+	test_grep "9.9 patched a: ERROR: not run: 9.9/vanilla failed: kernel: 9.9 vanilla: build failed" out
+'
+test_expect_success 'verdicts of another kernel are stale, never reported' '
+	run_matrix && sed -i "s/\tpatched\tkernel\t/\tpatched\tother-kernel\t/" res/plan.tsv &&
+	test_must_fail 1 report res >out && test_grep "9.9 patched a: ERROR: not run: the verdicts on record are of another kernel" out
+'
+test_expect_success 'the table says which release a stack was verified on' '
+	run_matrix 3 && test_grep "^  9.9    9.9.3        9.9.3$" report.out &&
+	python3 -c "import json; s = json.load(open(\"res/results.json\"))[\"series\"][0]; assert (s[\"kernel\"], s[\"verified\"]) == (\"9.9.3\", \"9.9.3\"), s"
+'
+test_expect_success 'a tree of another sublevel is marked as such' '
+	run_matrix 7 &&
+	test_grep "^  9.9    9.9.7        9.9.3 (another sublevel: the stack applied at zero fuzz)$" report.out &&
+	test_grep "<td>9.9.7</td><td>9.9.3</td>" res/matrix.html
+'
+test_expect_success CHROMIUM 'every reader sees the same totals; the page renders in chromium' '
+	run_matrix && check-reports res >out &&
+	test_grep "agree: 5 passed, 1 failed, 6 skipped" out &&
+	test_grep "rendered in chromium: 5 passed, 1 failed, 6 skipped; 12 cells" out &&
 	test -s res/matrix.png
+'
+test_expect_success JSONSCHEMA 'a table that disagrees with results.json is caught' '
+	run_matrix && sed -i "\$s/.*/6 passed, 0 failed, 6 skipped/" res/table.txt &&
+	test_must_fail check-reports res 2>err && test_grep "the table ends" err
 '
 test_expect_success CHROMIUM 'a page whose counts do not render is caught' '
 	run_matrix && sed -i "s/<script>.*//" res/matrix.html && test_must_fail check-reports res 2>err
-'
-# report_verified SUBLEVEL: a run of 9.9.SUBLEVEL whose stack was verified on 9.9.3.
-report_verified() {
-	run_matrix && mkdir -p kc/src/9.9 &&
-	printf "VERSION = 9\nPATCHLEVEL = 9\nSUBLEVEL = %s\n" "$1" >kc/src/9.9/Makefile &&
-	{ KIT_CACHE=$trash/kc KIT_VERIFIED="5.4=5.4.286 9.9=9.9.3" report res 9.9 "a b c" >report.out 2>&1 || :; }
-}
-test_expect_success 'the table says which release a stack was verified on' '
-	report_verified 3 && test_grep "^  9.9    9.9.3        9.9.3$" report.out &&
-	test_grep "\"kernel\": \"9.9.3\", \"verified\": \"9.9.3\"" res/results.json
-'
-test_expect_success 'a tree of another sublevel is marked as such' '
-	report_verified 7 &&
-	test_grep "^  9.9    9.9.7        9.9.3 (another sublevel: the stack applied at zero fuzz)$" report.out &&
-	test_grep "<td>9.9.7</td><td>9.9.3</td>" res/matrix.html
 '
 test_done

@@ -1,49 +1,61 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# test/run-guest and test/report with a stand-in for QEMU: a guest that
+# test/run-guest and test/judge with a stand-in for QEMU: a guest that
 # answers, never answers, panics, hangs in one case or reports trouble.
-# None of these may come out as a pass.
+# None of these may come out as a pass; the judge decides from the boot's
+# raw output, and an edited expectation is judged again without a boot.
 . "$(dirname "$0")/lib.sh"
 . "$TOP/test/unit/fake-guest.sh"
 
-st() { awk -F'\t' -v c="$1" '$3 == c { print $4 }' r/cells.tsv; }
-
 test_expect_success 'a guest that answers as expected passes every case in one boot' '
-	setup && FAKE=ok run-guest 9.9 vanilla kernel r && test "$(st a)$(st b)$(st c)" = PASSPASSPASS &&
+	setup && guest ok vanilla r &&
+	test "$(st r a)$(st r b)$(st r c)" = PASSPASSPASS &&
 	test -f r/boot1.log && test ! -f r/boot2.log
 '
+test_expect_success 'the boot only records; it writes no verdict' '
+	setup && FAKE=wrong run-guest 9.9 vanilla kernel r && test -f r/boot.tsv &&
+	test ! -f r/cells.json && test_grep "^b	DONE	" r/boot.tsv
+'
 test_expect_success 'a guest that never answers is TIMEOUT, never a pass' '
-	setup && FAKE=silent run-guest 9.9 vanilla kernel r &&
-	test "$(st a)$(st b)$(st c)" = TIMEOUTTIMEOUTTIMEOUT && test_grep "TIMEOUT 3 seconds" r/cells.tsv
+	setup && guest silent vanilla r &&
+	test "$(st r a)$(st r b)$(st r c)" = TIMEOUTTIMEOUTTIMEOUT &&
+	test_grep "TIMEOUT 3 seconds" r/cells.json
 '
 test_expect_success 'a panic in one case is ERROR there, and the later cases still run' '
-	setup && FAKE=panic run-guest 9.9 vanilla kernel r &&
-	test "$(st a):$(st b):$(st c)" = PASS:ERROR:PASS && test -f r/boot2.log &&
-	test_grep "Kernel panic" r/cells.tsv
+	setup && guest panic vanilla r &&
+	test "$(st r a):$(st r b):$(st r c)" = PASS:ERROR:PASS && test -f r/boot2.log &&
+	test_grep "Kernel panic" r/cells.json
 '
 test_expect_success 'a case that hangs is TIMEOUT, the others keep their verdicts' '
-	setup && FAKE=hang run-guest 9.9 vanilla kernel r &&
-	test "$(st a):$(st b):$(st c)" = PASS:TIMEOUT:PASS
+	setup && guest hang vanilla r &&
+	test "$(st r a):$(st r b):$(st r c)" = PASS:TIMEOUT:PASS
 '
 test_expect_success 'kernel trouble reported by the guest is ERROR, whatever the mount did' '
-	setup && FAKE=trouble run-guest 9.9 vanilla kernel r && test "$(st b)" = ERROR
+	setup && guest trouble vanilla r && test "$(st r b)" = ERROR
 '
-test_expect_success 'a verdict other than expected is FAIL, with a .failed diff' '
-	setup && FAKE=wrong run-guest 9.9 vanilla kernel r && test "$(st b)" = FAIL &&
-	test_grep "^+mount: EUCLEAN" r/cases/b.failed
+test_expect_success 'a verdict other than expected is FAIL, its reason the difference' '
+	setup && guest wrong vanilla r && test "$(st r b)" = FAIL &&
+	test "$(st r b reason)" = "mount: EUCLEAN, expected ok (expect)" &&
+	test "$(st r b kernel)" = "" && test_grep "^+mount: EUCLEAN" r/cases/b.failed
 '
 test_expect_success 'an expected kernel message that is missing is FAIL' '
-	setup && echo "kmsg~ never printed" >>cases/c/expect && FAKE=ok run-guest 9.9 vanilla kernel r &&
-	test "$(st c)" = FAIL && test_grep "kernel log lacks: never printed" r/cases/c.failed
+	setup && echo "kmsg~ never printed" >>cases/c/expect && guest ok vanilla r &&
+	test "$(st r c)" = FAIL && test "$(st r c reason)" = "kernel log lacks: never printed (expect)" &&
+	test_grep "kernel log lacks: never printed" r/cases/c.failed
 '
-test_expect_success 'the report counts cells, lists SKIP rows and fails on any mismatch' '
-	setup && mkdir -p res/9.9 && FAKE=ok run-guest 9.9 vanilla kernel res/9.9/vanilla &&
-	FAKE=wrong run-guest 9.9 patched kernel res/9.9/patched &&
-	printf "5.4\ttree source not found: set KIT_SRC_5_4\n" >res/skipped.tsv &&
-	test_must_fail 1 report res 9.9 "a b c" >out 2>&1 &&
-	test "$(tail -1 out)" = "5 passed, 1 failed, 6 skipped" &&
-	test_grep "^5.4 .*SKIP  tree source not found: set KIT_SRC_5_4" out &&
-	test_grep "FAIL  refused EUCLEAN (want mounted)" out &&
-	python3 -c "import json,sys; d=json.load(open(\"res/results.json\")); sys.exit(not (d[\"totals\"][\"failed\"] == 1 and len(d[\"series\"][0][\"cells\"]) == 6))"
+test_expect_success 'an edited expectation is judged again from the same boot' '
+	setup && guest wrong vanilla r && test "$(st r b)" = FAIL &&
+	printf "mount: EUCLEAN\n" >cases/b/expect.vanilla && judge 9.9 vanilla r &&
+	test "$(st r b)" = PASS && test ! -f r/cases/b.failed
+'
+test_expect_success 'a flavour takes expect.patched unless it has its own' '
+	setup && printf "mount: EUCLEAN\n" >cases/b/expect.patched && guest wrong hardened r &&
+	test "$(st r b)" = PASS && test "$(st r b expect)" = b/expect.patched &&
+	printf "mount: ok\n" >cases/b/expect.hardened && judge 9.9 hardened r &&
+	test "$(st r b)" = FAIL && test "$(st r b expect)" = b/expect.hardened
+'
+test_expect_success 'a variant the stack does not have is refused by the judge' '
+	setup && FAKE=ok run-guest 9.9 other kernel r &&
+	test_must_fail 2 judge 9.9 other r 2>err && test_grep "not a variant of 9.9" err
 '
 test_done

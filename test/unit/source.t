@@ -5,8 +5,9 @@
 . "$(dirname "$0")/lib.sh"
 
 # A fake cache: the real programs, dependencies taken as installed.
-mkdir -p cache/bin && cp "$BIN/matrix" cache/bin/ && touch cache/deps.stamp
-kmake() { make -s -C "$TOP" KIT_CACHE="$trash/cache" "$@"; }
+mkdir -p kit/bin && cp "$BIN/matrix" kit/bin/ &&
+for g in tools fetch build images guest report stacks check; do touch kit/deps-$g.stamp; done
+kmake() { make -s -C "$TOP" KIT_CACHE="$trash/cache" KIT_BUILD="$trash/kit" "$@"; }
 
 # faketree DIR SUBLEVEL: the least unpack accepts as a 6.18 tree.
 faketree() {
@@ -40,5 +41,29 @@ test_expect_success 'a release bump in the same tree is unpacked again' '
 test_expect_success 'source-id refuses a path that does not exist' '
 	test_must_fail source-id tree "$trash/nowhere" 2>err &&
 	test_grep "nowhere: no such tree" err
+'
+# checkout DIR: a copy of this checkout, its tools built, its dependencies
+# taken as installed.
+checkout() {
+	mkdir -p "$1" && tar -C "$TOP" --exclude=./.kit --exclude=./results --exclude=./.git -cf - . | tar -C "$1" -xf - &&
+	mkdir -p "$1/.kit/bin" && cp "$BIN/matrix" "$1/.kit/bin/" &&
+	for g in tools fetch build images guest report stacks check; do touch "$1/.kit/deps-$g.stamp"; done
+}
+test_expect_success 'two checkouts on one cache never read each other'"'"'s matrix' '
+	checkout a && checkout b && pin=$(a/build/matrix -C a get a/matrix.yaml 7.3 source.debian.version) &&
+	b/build/matrix -C b set-version b/matrix.yaml 7.3 7.3.99-1 &&
+	env -u KIT_BUILD make -n -C b KIT_CACHE="$trash/shared" VERSIONS=7.3 kernels >b.out 2>&1 &&
+	test_grep "fetch-debian 7.3 linux-source-7.3 7.3.99-1 " b.out &&
+	env -u KIT_BUILD make -n -C a KIT_CACHE="$trash/shared" VERSIONS=7.3 kernels >a.out 2>&1 &&
+	test_grep "fetch-debian 7.3 linux-source-7.3 $pin " a.out && ! grep -q 7.3.99 a.out
+'
+test_expect_success 'a kernel is keyed by its stack: another stack is another kernel' '
+	checkout c && env -u KIT_BUILD make -s -C c --no-print-directory KIT_CACHE="$trash/shared" VERSIONS=7.3 kernels -n >one &&
+	echo "# changed" >>c/versions/7.3/series.hardened &&
+	env -u KIT_BUILD make -s -C c --no-print-directory KIT_CACHE="$trash/shared" VERSIONS=7.3 kernels -n >two &&
+	grep -o "out/7.3/hardened-[0-9a-f-]*" one | sort -u >h1 && grep -o "out/7.3/hardened-[0-9a-f-]*" two | sort -u >h2 &&
+	test -s h1 && ! test_cmp h1 h2 2>/dev/null &&
+	grep -o "out/7.3/patched-[0-9a-f-]*" one | sort -u >p1 && grep -o "out/7.3/patched-[0-9a-f-]*" two | sort -u >p2 &&
+	test_cmp p1 p2
 '
 test_done
