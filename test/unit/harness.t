@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# The harness itself: lib.sh run on small scripts made here, judged by the
-# TAP they print.
+# The harness itself: lib.sh and test/run-tests, each run on small scripts
+# made here, judged by the TAP and the summary they print.
 . "$(dirname "$0")/lib.sh"
 
 # script NAME: h/NAME.t, the tests on stdin between the harness and test_done.
@@ -9,6 +9,8 @@ script() {
 	mkdir -p h &&
 	{ printf '. "%s/test/unit/lib.sh"\n' "$TOP" && cat && echo test_done; } >"h/$1.t"
 }
+# unit DIR NAME: DIR/NAME.t, a raw TAP script (stdin) for run-tests.
+unit() { mkdir -p "$1" && cat >"$1/$2.t"; }
 
 test_expect_success 'a body that goes on after a failing line fails' '
 	script false-true <<-\T &&
@@ -79,4 +81,54 @@ test_expect_success 'test_cmp shows the difference' '
 	test_grep "^#   -one$" out && test_grep "^#   +two$" out
 '
 
+test_expect_success 'run-tests: a script that exits non-zero is a failure, with its status' '
+	unit u1 exit3 <<-\T &&
+	echo "ok 1 - fine"
+	echo "1..1"
+	exit 3
+	T
+	KIT_UNIT_DIR=u1 test_must_fail 1 run-tests unit >out &&
+	test_grep "^not ok - exit3.t exited with status 3$" out &&
+	test_grep "^1 passed, 1 failed, 0 skipped$" out
+'
+test_expect_success 'run-tests: a plan that differs from the tests run is a failure' '
+	unit u2 liar <<-\T &&
+	echo "ok 1 - fine"
+	echo "1..2"
+	T
+	KIT_UNIT_DIR=u2 test_must_fail 1 run-tests unit >out &&
+	test_grep "^not ok - liar.t: plan says 2, ran 1$" out &&
+	test_grep "^1 passed, 1 failed, 0 skipped$" out
+'
+test_expect_success 'run-tests: a failed test is counted once, its status 1 with it' '
+	unit u3 fails <<-\T &&
+	echo "ok 1 - fine"
+	echo "not ok 2 - broken"
+	echo "1..2"
+	exit 1
+	T
+	KIT_UNIT_DIR=u3 test_must_fail 1 run-tests unit >out &&
+	test_grep "^not ok 2 - broken$" out && ! grep -q "exited with status" out &&
+	test_grep "^1 passed, 1 failed, 0 skipped$" out
+'
+test_expect_success 'run-tests: scripts that keep their promises pass' '
+	unit u4 good <<-\T &&
+	echo "ok 1 - fine"
+	echo "ok 2 # SKIP not here (missing X)"
+	echo "1..2"
+	T
+	KIT_UNIT_DIR=u4 run-tests unit >out &&
+	test_grep "^good.t  *1 passed, 0 failed, 1 skipped" out &&
+	test_grep "^1 passed, 0 failed, 1 skipped$" out
+'
+test_expect_success 'run-tests: its log is a new file, not a name known in advance' '
+	unit u5 good <<-\T &&
+	echo "ok 1 - fine"
+	echo "1..1"
+	T
+	mkdir -p tmp && echo precious >victim &&
+	TMPDIR=$trash/tmp KIT_UNIT_DIR=u5 sh -c "ln -s \"\$0\" \"\$TMPDIR/kit-tests.\$\$\" && exec run-tests unit" \
+		"$trash/victim" >out &&
+	echo precious >want && test_cmp want victim
+'
 test_done
