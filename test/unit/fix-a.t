@@ -54,4 +54,10 @@ test_expect_success 'reshaped code that drops one return is refused' '
 	C
 	test_must_fail 1 check-fix-a r "$A" 2>err && test_grep "is missing: 1 " err
 '
+test_expect_success 'its scratch file is new, not a name known in advance' '
+	pre_a t && mkdir -p tmp && echo precious >victim &&
+	TMPDIR=$trash/tmp test_must_fail 1 sh -c "ln -s \"\$0\" \"\$TMPDIR/fixa.\$\$\" && exec check-fix-a t \"\$1\"" \
+		"$trash/victim" "$A" 2>err &&
+	echo precious >want && test_cmp want victim
+'
 test_done
