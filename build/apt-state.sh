@@ -6,9 +6,11 @@
 
 here=$(cd "$(dirname "$0")" && pwd)
 apt=${KIT_CACHE:?KIT_CACHE is not set}/apt
+# No usable mirror: apt-sources has said why; stop before writing anything.
+sources=$("$here/apt-sources" ${KIT_SUITES:-$suite}) || exit
 mkdir -p "$apt/lists/partial" "$apt/archives/partial" "$apt/parts"
 
-"$here/apt-sources" ${KIT_SUITES:-$suite} | atomic_write "$apt/sources.list.new"
+printf '%s\n' "$sources" | atomic_write "$apt/sources.list.new"
 if ! cmp -s "$apt/sources.list.new" "$apt/sources.list" 2>/dev/null; then
 	mv -f "$apt/sources.list.new" "$apt/sources.list"
 	rm -f "$apt/updated"

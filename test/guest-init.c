@@ -280,7 +280,7 @@ static int read_plan(struct plan *pl)
 int main(void)
 {
 	static struct plan pl[MAX_CASES];
-	int n, i, pass = 0;
+	int n, i, fd, pass = 0;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	mkdir("/dev", 0755);
@@ -288,10 +288,16 @@ int main(void)
 		say("# mount devtmpfs: %s\n", errname(errno));
 	/* Results go to the second serial port, away from the kernel's own
 	 * console output, which would otherwise break lines apart; the console
-	 * is the fallback. */
-	if (!freopen("/dev/ttyS1", "w", stdout) && !freopen("/dev/console", "w", stdout))
+	 * is the fallback.  Not freopen(): a failed one closes stdout, and a
+	 * second one on the closed stream is undefined. */
+	fd = open("/dev/ttyS1", O_WRONLY);
+	if (fd < 0)
+		fd = open("/dev/console", O_WRONLY);
+	if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0)
 		return 1;
-	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (fd != STDOUT_FILENO)
+		close(fd);
+	clearerr(stdout);
 
 	say("KTAP version 1\n");
 	n = read_plan(pl);

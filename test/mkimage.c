@@ -25,8 +25,10 @@
  * WHERE: superblock | gdt | past-end | backup-superblock G | backup-gdt G |
  *        inode-table G | journal
  */
+#define _XOPEN_SOURCE 700	/* nftw */
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,21 +54,27 @@ static const char mke2fs_conf[] =
 	"\tblocksize = 1024\n\tinode_size = 256\n\n"
 	"[fs_types]\n\text4 = {\n\t\tinode_size = 256\n\t}\n\tsmall = {\n\t\tinode_ratio = 4096\n\t}\n\tfloppy = {\n\t\tinode_ratio = 8192\n\t}\n";
 
+static int remove_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st;
+	(void)type;
+	(void)ftw;
+	if (remove(path))
+		fprintf(stderr, "%s: remove %s: %s\n", prog, path, strerror(errno));
+	return 0;
+}
+
 static void cleanup(void)
 {
-	char cmd[8300];
-
 	if (tmpimg[0])
 		unlink(tmpimg);
 	if (tmpman[0])
 		unlink(tmpman);
 	if (tmpconf[0])
 		unlink(tmpconf);
-	if (tmptree[0]) {
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmptree);
-		if (system(cmd))
-			fprintf(stderr, "%s: could not remove %s\n", prog, tmptree);
-	}
+	/* The tree, depth first, without following links or using a shell. */
+	if (tmptree[0] && nftw(tmptree, remove_one, 16, FTW_DEPTH | FTW_PHYS))
+		fprintf(stderr, "%s: could not remove %s: %s\n", prog, tmptree, strerror(errno));
 }
 
 static void die(const char *fmt, ...)

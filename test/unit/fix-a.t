@@ -54,4 +54,25 @@ test_expect_success 'reshaped code that drops one return is refused' '
 	C
 	test_must_fail 1 check-fix-a r "$A" 2>err && test_grep "is missing: 1 " err
 '
+test_expect_success 'a bare call on its own line is refused' '
+	mkdir -p r/fs/ext4 && cat >r/fs/ext4/block_validity.c <<-C &&
+	int ext4_setup_system_zone(struct super_block *sb)
+	{
+		for (i = 0; i < ngroups; i++) {
+			ret = add_system_zone(system_blks, a, 1, 0);
+			if (ret)
+				goto err;
+			add_system_zone(system_blks, ext4_inode_bitmap(sb, gdp), 1, 0);
+		}
+	}
+	C
+	test_must_fail 1 check-fix-a r "$A" 2>err &&
+	test_grep "fix A (e7bfb5c9bb3d) is missing: 1 add_system_zone() call" err
+'
+test_expect_success 'its scratch file is new, not a name known in advance' '
+	pre_a t && mkdir -p tmp && echo precious >victim &&
+	TMPDIR=$trash/tmp test_must_fail 1 sh -c "ln -s \"\$0\" \"\$TMPDIR/fixa.\$\$\" && exec check-fix-a t \"\$1\"" \
+		"$trash/victim" "$A" 2>err &&
+	echo precious >want && test_cmp want victim
+'
 test_done

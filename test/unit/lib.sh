@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # A small TAP harness in the manner of git's t/test-lib.sh: one behaviour
 # per test, setup inside the test, named prerequisites that skip with a
-# reason, test_must_fail that counts a crash as an error.
+# reason, test_must_fail that counts a crash as an error.  Bodies run with
+# set -e and must be &&-chained (KIT_TEST_CHAIN_LINT=0 turns the check off).
 # shellcheck shell=sh
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -24,7 +25,26 @@ test_expect_success() {
 		echo "ok $n # SKIP $1 (missing $need)"
 		return 0
 	fi
-	if (set -e; eval "$2") >"$trash/out.$n" 2>&1; then
+	# Chain lint (git's test_run_): a body chained with && stops at the
+	# failing first link, so it must exit 117.  Output is discarded.
+	if [ "${KIT_TEST_CHAIN_LINT:-1}" != 0 ]; then
+		(eval "(exit 117) && $2
+(exit \$?)") >/dev/null 2>&1
+		lint=$?
+	else
+		lint=117
+	fi
+	if [ $lint -ne 117 ]; then
+		failed=$((failed + 1))
+		echo "not ok $n - $1"
+		echo "#   broken &&-chain or run-away here-doc (the body goes on after a failure)"
+		return 0
+	fi
+	# A plain statement, not a condition: there set -e would be ignored
+	# (so call test_expect_success as a statement, too).
+	(set -e; eval "$2") >"$trash/out.$n" 2>&1
+	status=$?
+	if [ $status -eq 0 ]; then
 		echo "ok $n - $1"
 	else
 		failed=$((failed + 1))
@@ -44,6 +64,11 @@ test_must_fail() {
 	if [ $rc -gt 128 ]; then echo "test_must_fail: '$*' died of signal $((rc - 128))" >&2; return 1; fi
 	if [ -n "$want" ] && [ $rc -ne "$want" ]; then echo "test_must_fail: '$*' exited $rc, not $want" >&2; return 1; fi
 	return 0
+}
+
+# test_cmp WANT GOT: the files are equal, else the diff is shown.
+test_cmp() {
+	diff -u -- "$1" "$2"
 }
 
 # test_grep PATTERN FILE: like grep -q, but shows FILE when it fails.

@@ -4,6 +4,8 @@
 # dumpe2fs, debugfs and e2fsck; images are byte-identical when rebuilt.
 . "$(dirname "$0")/lib.sh"
 CASES=$TOP/test/cases
+# A TMPDIR with a quote in it: mkimage must not hand it to a shell.
+oddtmp="$trash/odd'; touch injected; : '"
 
 # dumpe2fs may complain about the very layout a case makes: keep its output.
 img() { $BIN/mkimage "$CASES/$1/recipe" "$1.img" 2>err.mk && { dumpe2fs "$1.img" >"$1.dump" 2>/dev/null || :; }; }
@@ -111,5 +113,9 @@ test_expect_success 'an unknown directive is refused' '
 test_expect_success 'a group the image lacks is refused, not half-written' '
 	echo "block-bitmap 99 at gdt" >r && test_must_fail 1 $BIN/mkimage r out.img 2>err &&
 	test_grep "no group 99" err && test ! -e out.img && ! ls out.img.* 2>/dev/null
+'
+test_expect_success 'its scratch tree goes, under a TMPDIR a shell would misread' '
+	mkdir -p "$oddtmp" && TMPDIR=$oddtmp $BIN/mkimage "$CASES/plain/recipe" odd.img &&
+	test -s odd.img && ls -A "$oddtmp" >left && test_cmp /dev/null left && test ! -e injected
 '
 test_done

@@ -48,7 +48,7 @@ test_expect_success 'every patch is rewritten to apply with no offset' '
 test_expect_success 'the header, tags and notes are kept; the diffstat is new' '
 	fixture && regen s t >out &&
 	sed -n 1,6p s/a.patch >head && printf "%s\n" "From: A Person <a@example.org>" "Subject: [PATCH] two becomes TWO" "" \
-		"Signed-off-by: A Person <a@example.org>" "[ 9.9: a note ]" "---" >want && cmp want head &&
+		"Signed-off-by: A Person <a@example.org>" "[ 9.9: a note ]" "---" >want && test_cmp want head &&
 	test_grep "^ fs/ext4/super.c | 2 +-$" s/a.patch && test_grep "^ fs/ext4/super.c | 2 +-$" s/b.patch
 '
 test_expect_success 'a second run changes nothing' '

@@ -19,7 +19,7 @@ test_expect_success 'a patch that does not apply is named, with its file' '
 '
 test_expect_success 'after the failure the tree is as unpacked' '
 	tree && test_must_fail 1 kernel 9.9 patched t obj out s 2>/dev/null &&
-	cmp pristine t/fs/ext4/super.c
+	test_cmp pristine t/fs/ext4/super.c
 '
 test_expect_success 'a patch that needs fuzz is refused' '
 	tree && printf "good.patch\n" >s/series &&
@@ -36,6 +36,6 @@ test_expect_success 'a flavour pushes its own series file, not the one pushed be
 '
 test_expect_success 'vanilla leaves the tree as unpacked after a flavour' '
 	tree && printf "good.patch\n" >s/series.x && { kernel 9.9 x t obj out s >/dev/null 2>&1 || :; } &&
-	{ kernel 9.9 vanilla t obj out s >/dev/null 2>&1 || :; } && cmp pristine t/fs/ext4/super.c
+	{ kernel 9.9 vanilla t obj out s >/dev/null 2>&1 || :; } && test_cmp pristine t/fs/ext4/super.c
 '
 test_done

@@ -1,0 +1,134 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The harness itself: lib.sh and test/run-tests, each run on small scripts
+# made here, judged by the TAP and the summary they print.
+. "$(dirname "$0")/lib.sh"
+
+# script NAME: h/NAME.t, the tests on stdin between the harness and test_done.
+script() {
+	mkdir -p h &&
+	{ printf '. "%s/test/unit/lib.sh"\n' "$TOP" && cat && echo test_done; } >"h/$1.t"
+}
+# unit DIR NAME: DIR/NAME.t, a raw TAP script (stdin) for run-tests.
+unit() { mkdir -p "$1" && cat >"$1/$2.t"; }
+
+test_expect_success 'a body that goes on after a failing line fails' '
+	script false-true <<-\T &&
+	test_expect_success "false then true" "
+		false
+		true
+	"
+	T
+	test_must_fail 1 sh h/false-true.t >out &&
+	test_grep "^not ok 1 - false then true$" out
+'
+test_expect_success 'set -e applies to the body, with the chain lint off too' '
+	script false-true <<-\T &&
+	test_expect_success "false then true" "
+		false
+		true
+	"
+	T
+	KIT_TEST_CHAIN_LINT=0 test_must_fail 1 sh h/false-true.t >out &&
+	test_grep "^not ok 1 - false then true$" out
+'
+test_expect_success 'a broken &&-chain is flagged, though each line succeeds' '
+	script broken <<-\T &&
+	test_expect_success "broken" "
+		echo a >x
+		test -f x
+	"
+	T
+	test_must_fail 1 sh h/broken.t >out &&
+	test_grep "^not ok 1 - broken$" out && test_grep "^#   broken &&-chain" out &&
+	KIT_TEST_CHAIN_LINT=0 sh h/broken.t >out && test_grep "^ok 1 - broken$" out
+'
+test_expect_success 'a good chain passes, and the plan counts every test' '
+	script good <<-\T &&
+	test_expect_success "good" "
+		echo a >x &&
+		test -f x
+	"
+	test_expect_success "loop" "
+		for f in a b; do
+			echo \$f >\$f || return 1
+		done &&
+		test -f b
+	"
+	T
+	sh h/good.t >out && printf "ok 1 - good\nok 2 - loop\n1..2\n" >want && test_cmp want out
+'
+test_expect_success 'test_must_fail counts a signal as an error' '
+	script signal <<-\T &&
+	test_expect_success "killed" "
+		test_must_fail sh -c \"kill -TERM \\\$\\\$\"
+	"
+	test_expect_success "plain failure" "
+		test_must_fail 3 sh -c \"exit 3\"
+	"
+	T
+	test_must_fail 1 sh h/signal.t >out &&
+	test_grep "^not ok 1 - killed$" out && test_grep "died of signal 15" out &&
+	test_grep "^ok 2 - plain failure$" out
+'
+test_expect_success 'test_cmp shows the difference' '
+	script cmp <<-\T &&
+	test_expect_success "differ" "
+		echo one >want && echo two >got && test_cmp want got
+	"
+	T
+	test_must_fail 1 sh h/cmp.t >out &&
+	test_grep "^#   -one$" out && test_grep "^#   +two$" out
+'
+
+test_expect_success 'run-tests: a script that exits non-zero is a failure, with its status' '
+	unit u1 exit3 <<-\T &&
+	echo "ok 1 - fine"
+	echo "1..1"
+	exit 3
+	T
+	KIT_UNIT_DIR=u1 test_must_fail 1 run-tests unit >out &&
+	test_grep "^not ok - exit3.t exited with status 3$" out &&
+	test_grep "^1 passed, 1 failed, 0 skipped$" out
+'
+test_expect_success 'run-tests: a plan that differs from the tests run is a failure' '
+	unit u2 liar <<-\T &&
+	echo "ok 1 - fine"
+	echo "1..2"
+	T
+	KIT_UNIT_DIR=u2 test_must_fail 1 run-tests unit >out &&
+	test_grep "^not ok - liar.t: plan says 2, ran 1$" out &&
+	test_grep "^1 passed, 1 failed, 0 skipped$" out
+'
+test_expect_success 'run-tests: a failed test is counted once, its status 1 with it' '
+	unit u3 fails <<-\T &&
+	echo "ok 1 - fine"
+	echo "not ok 2 - broken"
+	echo "1..2"
+	exit 1
+	T
+	KIT_UNIT_DIR=u3 test_must_fail 1 run-tests unit >out &&
+	test_grep "^not ok 2 - broken$" out && ! grep -q "exited with status" out &&
+	test_grep "^1 passed, 1 failed, 0 skipped$" out
+'
+test_expect_success 'run-tests: scripts that keep their promises pass' '
+	unit u4 good <<-\T &&
+	echo "ok 1 - fine"
+	echo "ok 2 # SKIP not here (missing X)"
+	echo "1..2"
+	T
+	KIT_UNIT_DIR=u4 run-tests unit >out &&
+	test_grep "^good.t  *1 passed, 0 failed, 1 skipped" out &&
+	test_grep "^1 passed, 0 failed, 1 skipped$" out
+'
+test_expect_success 'run-tests: its log is a new file, not a name known in advance' '
+	unit u5 good <<-\T &&
+	echo "ok 1 - fine"
+	echo "1..1"
+	T
+	mkdir -p tmp && echo precious >victim &&
+	TMPDIR=$trash/tmp KIT_UNIT_DIR=u5 sh -c "ln -s \"\$0\" \"\$TMPDIR/kit-tests.\$\$\" && exec run-tests unit" \
+		"$trash/victim" >out &&
+	echo precious >want && test_cmp want victim
+'
+test_done
