@@ -84,7 +84,3 @@ test_done() {
 	[ "$failed" -eq 0 ]
 }
 
-# test_cmp WANT GOT: the files are equal, or the difference is shown.
-test_cmp() {
-	diff -u "$1" "$2" >&2
-}

@@ -23,7 +23,7 @@ bad() {
 	test_expect_success "$1" '
 		good && sed -e "$EDIT" m.yaml >b.yaml &&
 		test_must_fail 2 $BIN/matrix check b.yaml 2>err &&
-		printf "%s\n" "$WANT" >want && cmp want err || { cat err; false; }
+		printf "%s\n" "$WANT" >want && test_cmp want err
 	'
 }
 
