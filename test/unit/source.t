@@ -66,4 +66,13 @@ test_expect_success 'a kernel is keyed by its stack: another stack is another ke
 	grep -o "out/7.3/patched-[0-9a-f-]*" one | sort -u >p1 && grep -o "out/7.3/patched-[0-9a-f-]*" two | sort -u >p2 &&
 	test_cmp p1 p2
 '
+test_expect_success 'apply, review, report, clean-results build no matrix tools and install no guest or checker' '
+	mkdir -p g && tar -C "$TOP" --exclude=./.kit --exclude=./results --exclude=./.git -cf - . | tar -C g -xf - &&
+	for goal in "apply TREE=$trash/none" review report clean-results; do
+		{ env -u KIT_BUILD make -n -C g $goal >out 2>&1 || :; } &&
+		! test -e g/.kit/bin/matrix && ! test -e g/.kit/matrix.mk &&
+		! grep -E "deps build/packages .*(guest|check|build|images)" out &&
+		! grep -E "mkimage|guest-init|matrix\.c" out || { echo "goal $goal:"; cat out; return 1; }
+	done
+'
 test_done
