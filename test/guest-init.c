@@ -2,9 +2,12 @@
 /*
  * guest-init: the static /init of every test guest.
  *
- * For each line of /plan ("DEV CASE ro|rw [opts=O] [probe-rw]") it mounts
- * /dev/DEV as asked, checks every file against /manifests/CASE, tries the
- * write paths, and reports in KTAP.  Facts go to "# out: " lines (the host
+ * For each line of /plan ("DEV CASE ro|rw [opts=O] [probe-rw] [fitrim]") it
+ * mounts /dev/DEV as asked, checks every file against /manifests/CASE, tries
+ * the write paths, and reports in KTAP.  With fitrim it also asks the
+ * mounted filesystem to discard its free space (FITRIM, as fstrim does),
+ * then mounts it again read-only and checks every file once more: a
+ * filesystem that trusted bitmaps it should not have lost data.  Facts go to "# out: " lines (the host
  * compares them with the case's expected verdict), the kernel's own
  * messages of that case to "# kmsg: " lines, all on /dev/ttyS1.  An Oops, BUG, WARNING, KASAN
  * or panic line in the case's kernel log makes it "not ok", whatever the
@@ -17,11 +20,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/klog.h>
 #include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <linux/fs.h>
 #include "sha256.h"
 
 #define MAX_CASES 64
@@ -200,8 +205,24 @@ static int write_probe(const char *mnt, int roundtrip)
 
 struct plan {
 	char dev[16], name[64], mode[4], opts[128];
-	int probe_rw;
+	int probe_rw, fitrim;
 };
+
+/* FITRIM over the whole filesystem: "fitrim: ok, N bytes" or the error. */
+static void fitrim(const char *mnt)
+{
+	struct fstrim_range r = { .start = 0, .len = (__u64)-1, .minlen = 0 };
+	int fd = open(mnt, O_RDONLY | O_DIRECTORY), e = 0;
+
+	if (fd < 0 || ioctl(fd, FITRIM, &r))
+		e = errno;
+	if (fd >= 0)
+		close(fd);
+	if (e)
+		say("# out: fitrim: %s\n", errname(e));
+	else
+		say("# out: fitrim: ok, %llu bytes\n", (unsigned long long)r.len);
+}
 
 static int run_case(int n, const struct plan *p)
 {
@@ -222,10 +243,22 @@ static int run_case(int n, const struct plan *p)
 	} else {
 		say("# out: mount: ok\n");
 		check_files(p->name, mnt);
+		if (p->fitrim)
+			fitrim(mnt);
 		say("# out: write: %s\n", errname(write_probe(mnt, rw)));
 		if (rw)
 			check_files(p->name, mnt);
 		say("# out: umount: %s\n", errname(umount(mnt) ? errno : 0));
+		if (p->fitrim) {
+			/* What is on the disk now, not what the cache kept. */
+			int e = mount(dev, mnt, "ext4", MS_RDONLY, opts) ? errno : 0;
+
+			say("# out: remount: %s\n", errname(e));
+			if (!e) {
+				check_files(p->name, mnt);
+				say("# out: umount: %s\n", errname(umount(mnt) ? errno : 0));
+			}
+		}
 		if (!rw && p->probe_rw) {
 			int e = mount(dev, mnt, "ext4", 0, opts) ? errno : 0;
 
@@ -269,6 +302,8 @@ static int read_plan(struct plan *pl)
 				snprintf(p->opts, sizeof(p->opts), "%s", tok + 5);
 			else if (!strcmp(tok, "probe-rw"))
 				p->probe_rw = 1;
+			else if (!strcmp(tok, "fitrim"))
+				p->fitrim = 1;
 		}
 		if (i >= 3)
 			n++;

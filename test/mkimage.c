@@ -13,6 +13,11 @@
  *   share-bitmaps [at WHERE]       every block and inode bitmap of every
  *                                  group on ONE block of all ones (group
  *                                  0's block bitmap, or WHERE)
+ *   share-fill BYTE [COUNT]        the first COUNT bytes of the shared block
+ *                                  (all of it by default) hold BYTE instead
+ *                                  of all ones: a fake bitmap that calls
+ *                                  blocks and inodes free (keep the end set,
+ *                                  or the kernel sees unset padding bits)
  *   feature shared_blocks on|off   set or clear RO_COMPAT_SHARED_BLOCKS
  *   block-bitmap G at WHERE        move group G's block bitmap
  *   inode-bitmap G at WHERE        move group G's inode bitmap
@@ -121,6 +126,8 @@ struct move {
 struct recipe {
 	int share_bitmaps;
 	int share_at;		/* share_bitmaps on share_where, not bitmap 0 */
+	int share_fill;		/* the shared block's bytes (0xff: all ones) */
+	unsigned int share_fill_count;	/* how many of them (0: all) */
 	struct move share_where;
 	char point_file[64];
 	struct move point_where;
@@ -191,6 +198,7 @@ static void read_recipe(const char *file, struct recipe *r)
 		die("open %s:", file);
 	memset(r, 0, sizeof(*r));
 	r->shared_blocks = -1;
+	r->share_fill = 0xff;
 	while (fgets(buf, sizeof(buf), f)) {
 		char *tok[8], *p, *save = NULL;
 		int n = 0;
@@ -208,6 +216,14 @@ static void read_recipe(const char *file, struct recipe *r)
 				r->share_at = 1;
 				parse_where(file, line, &r->share_where, tok + 2, n - 2);
 			}
+		} else if (!strcmp(tok[0], "share-fill")) {
+			if (n != 2 && n != 3)
+				bad_line(file, line, "usage: share-fill BYTE [COUNT]");
+			r->share_fill = number(file, line, tok[1]);
+			if (n == 3)
+				r->share_fill_count = number(file, line, tok[2]);
+			if (r->share_fill > 255)
+				bad_line(file, line, "share-fill: %u is not a byte", r->share_fill);
 		} else if (!strcmp(tok[0], "point")) {
 			if (n < 4 || strcmp(tok[2], "at") || strlen(tok[1]) >= sizeof(r->point_file))
 				bad_line(file, line, "usage: point FILE at PLACE");
@@ -452,8 +468,20 @@ static void apply_moves(ext2_filsys fs, const struct recipe *r)
 	}
 }
 
-/* One all-ones block for every bitmap: valid checksums for every group,
- * since bitmap checksums do not mix in the group number. */
+/* Zero bits among the first n of a bitmap: what it calls free. */
+static unsigned int zero_bits(const unsigned char *map, unsigned int n)
+{
+	unsigned int i, z = 0;
+
+	for (i = 0; i < n; i++)
+		z += !(map[i / 8] & (1 << (i % 8)));
+	return z;
+}
+
+/* One all-ones block (or share-fill's bytes) for every bitmap: valid
+ * checksums for every group, since bitmap checksums do not mix in the group
+ * number.  Free counts say what the shared block says, group by group, so
+ * the kernel finds descriptors and bitmap consistent. */
 static void share_bitmaps(ext2_filsys fs, const struct recipe *r)
 {
 	unsigned int bsize = fs->blocksize;
@@ -461,10 +489,15 @@ static void share_bitmaps(ext2_filsys fs, const struct recipe *r)
 	blk64_t shared = r->share_at ? place(fs, &r->share_where) : ext2fs_block_bitmap_loc(fs, 0);
 	dgrp_t g;
 	errcode_t err;
+	blk64_t free_blocks = 0;
+	unsigned long free_inodes = 0;
 
 	if (!ones)
 		die("out of memory");
 	memset(ones, 0xff, bsize);
+	if (r->share_fill_count > bsize)
+		die("share-fill: %u bytes do not fit in a %u-byte block", r->share_fill_count, bsize);
+	memset(ones, r->share_fill, r->share_fill_count ? r->share_fill_count : bsize);
 	err = io_channel_write_blk64(fs->io, shared, 1, ones);
 	if (err)
 		die_fs(err, "write the shared bitmap block");
@@ -472,8 +505,13 @@ static void share_bitmaps(ext2_filsys fs, const struct recipe *r)
 		ext2fs_block_bitmap_loc_set(fs, g, shared);
 		ext2fs_inode_bitmap_loc_set(fs, g, shared);
 		ext2fs_bg_flags_clear(fs, g, EXT2_BG_BLOCK_UNINIT | EXT2_BG_INODE_UNINIT);
-		ext2fs_bg_free_blocks_count_set(fs, g, 0);
-		ext2fs_bg_free_inodes_count_set(fs, g, 0);
+		unsigned int fb = zero_bits(ones, ext2fs_group_blocks_count(fs, g) >> fs->cluster_ratio_bits);
+		unsigned int fi = zero_bits(ones, EXT2_INODES_PER_GROUP(fs->super));
+
+		ext2fs_bg_free_blocks_count_set(fs, g, fb);
+		ext2fs_bg_free_inodes_count_set(fs, g, fi);
+		free_blocks += (blk64_t)fb << fs->cluster_ratio_bits;
+		free_inodes += fi;
 		ext2fs_bg_itable_unused_set(fs, g, 0);
 		err = ext2fs_block_bitmap_csum_set(fs, g, (char *)ones, EXT2_CLUSTERS_PER_GROUP(fs->super) / 8);
 		if (!err)
@@ -481,8 +519,8 @@ static void share_bitmaps(ext2_filsys fs, const struct recipe *r)
 		if (err)
 			die_fs(err, "bitmap checksum");
 	}
-	ext2fs_free_blocks_count_set(fs->super, 0);
-	fs->super->s_free_inodes_count = 0;
+	ext2fs_free_blocks_count_set(fs->super, free_blocks);
+	fs->super->s_free_inodes_count = free_inodes;
 	free(ones);
 }
 
@@ -619,6 +657,8 @@ int main(int argc, char **argv)
 
 	if (r.dedup_copies)
 		add_dedup(fs, &r, man);
+	if (r.share_fill != 0xff && !r.share_bitmaps)
+		die("%s: share-fill without share-bitmaps", argv[1]);
 	if (r.share_bitmaps)
 		share_bitmaps(fs, &r);
 	if (r.point)

@@ -118,4 +118,16 @@ test_expect_success 'its scratch tree goes, under a TMPDIR a shell would misread
 	mkdir -p "$oddtmp" && TMPDIR=$oddtmp $BIN/mkimage "$CASES/plain/recipe" odd.img &&
 	test -s odd.img && ls -A "$oddtmp" >left && test_cmp /dev/null left && test ! -e injected
 '
+test_expect_success 'shared-bitmaps-fitrim: a fake shared bitmap, free counts that agree with it' '
+	img shared-bitmaps-fitrim && b=$(field 0 "Block bitmap" shared-bitmaps-fitrim.dump) &&
+	dd if=shared-bitmaps-fitrim.img bs=1024 skip="$b" count=1 2>/dev/null | od -An -v -tx1 | tr -s " \n" "\n" | grep . >bytes &&
+	test "$(head -128 bytes | sort -u)" = 00 && test "$(tail -n +129 bytes | sort -u)" = ff &&
+	test "$(grep -c "^  1024 free blocks, 64 free inodes" shared-bitmaps-fitrim.dump)" -eq 8
+'
+test_expect_success 'share-fill needs a byte, and share-bitmaps' '
+	printf "share-bitmaps\nshare-fill 256\n" >r && test_must_fail 2 $BIN/mkimage r out.img 2>err &&
+	test_grep "share-fill: 256 is not a byte" err &&
+	printf "share-fill 0\n" >r && test_must_fail $BIN/mkimage r out.img 2>err &&
+	test_grep "share-fill without share-bitmaps" err && ! test -e out.img
+'
 test_done
