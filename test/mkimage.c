@@ -410,6 +410,55 @@ static void run_mke2fs(const char *img, const char *tree)
 		die("mke2fs failed (status %d) for %s", WIFEXITED(st) ? WEXITSTATUS(st) : -1, img);
 }
 
+/* mke2fs -d copies each source file's ctime, which user space cannot set
+ * and E2FSPROGS_FAKE_TIME does not cover: pin every time of every inode in
+ * use (linked) to FAKE_TIME, so the image does not depend on when it was
+ * built.  Only inodes that change are written; that recomputes their
+ * checksum. */
+static void pin_times(ext2_filsys fs)
+{
+	unsigned int size = EXT2_INODE_SIZE(fs->super);
+	unsigned int cmp = size < sizeof(struct ext2_inode_large) ? size : sizeof(struct ext2_inode_large);
+	struct ext2_inode_large *inode = malloc(size);
+	ext2_ino_t ino;
+	errcode_t err;
+
+	if (!inode)
+		die("out of memory");
+	for (ino = 1; ino <= fs->super->s_inodes_count; ino++) {
+		struct ext2_inode_large old;
+		unsigned int have = EXT2_GOOD_OLD_INODE_SIZE;
+
+		err = ext2fs_read_inode_full(fs, ino, (struct ext2_inode *)inode, size);
+		if (err)
+			die_fs(err, "read an inode");
+		if (!inode->i_links_count)
+			continue;
+		if (size > EXT2_GOOD_OLD_INODE_SIZE)
+			have += inode->i_extra_isize;
+		if (have > size)
+			have = size;
+		memcpy(&old, inode, cmp);
+		inode->i_atime = inode->i_ctime = inode->i_mtime = FAKE_TIME;
+		if (inode_includes(have, i_ctime_extra))
+			inode->i_ctime_extra = 0;
+		if (inode_includes(have, i_mtime_extra))
+			inode->i_mtime_extra = 0;
+		if (inode_includes(have, i_atime_extra))
+			inode->i_atime_extra = 0;
+		if (inode_includes(have, i_crtime))
+			inode->i_crtime = FAKE_TIME;
+		if (inode_includes(have, i_crtime_extra))
+			inode->i_crtime_extra = 0;
+		if (!memcmp(&old, inode, cmp))
+			continue;
+		err = ext2fs_write_inode_full(fs, ino, (struct ext2_inode *)inode, size);
+		if (err)
+			die_fs(err, "write an inode");
+	}
+	free(inode);
+}
+
 /* ---- descriptor surgery ---- */
 
 static blk64_t place(ext2_filsys fs, const struct move *m)
@@ -655,6 +704,8 @@ int main(int argc, char **argv)
 	if (!r.share_at || (r.share_where.where != W_BACKUP_GDT && r.share_where.where != W_BACKUP_SB))
 		fs->flags &= ~EXT2_FLAG_MASTER_SB_ONLY;
 
+	/* First, while every inode table is where mke2fs put it. */
+	pin_times(fs);
 	if (r.dedup_copies)
 		add_dedup(fs, &r, man);
 	if (r.share_fill != 0xff && !r.share_bitmaps)
