@@ -62,6 +62,7 @@ setup() {
 		panic:b) echo "Kernel panic - not syncing: Attempted to kill init!" >"$console"; exit 0 ;;
 		trouble:b) echo "# out: mount: ok"; echo "# kmsg: hello b"; echo "not ok $n b # ERROR kernel trouble: WARNING: at fs/ext4"; continue ;;
 		wrong:b) echo "# out: mount: EUCLEAN"; echo "# kmsg: hello b"; echo "ok $n b"; continue ;;
+		leak:b) echo "# out: mount: ok"; echo "# out: files: 1 bad (first: b: content differs)"; echo "# kmsg: hello b"; echo "ok $n b"; continue ;;
 		esac
 		echo "# out: mount: ok"; echo "some kernel line"; echo "# kmsg: hello $c"; echo "ok $n $c"
 	done

@@ -88,6 +88,16 @@ test_expect_success 'a tree of another sublevel is marked as such' '
 	test_grep "^  9.9    9.9.7        9.9.3 (another sublevel: the stack applied at zero fuzz)$" report.out &&
 	test_grep "<td>9.9.7</td><td>9.9.3</td>" res/matrix.html
 '
+test_expect_success 'a pass that leaks is marked, never a plain ok, in every report' '
+	run_matrix && printf "mount: ok\nfiles: 1 bad (first: b: content differs)\nkmsg~ hello b\n" >cases/b/expect &&
+	guest leak patched res/9.9/patched >/dev/null && report res >out 2>&1 &&
+	test "$(tail -1 out)" = "6 passed, 0 failed, 6 skipped" &&
+	test_grep "^       b  *ok    mounted  *leak  mounted, LEAKS$" out &&
+	test_grep "known weakness of that" out &&
+	test_grep "# b: as expected, a known weakness" res/results.ktap &&
+	test_grep "class=\"cell ok-leak\"" res/matrix.html &&
+	python3 -c "import json; c = [c for c in json.load(open(\"res/results.json\"))[\"series\"][0][\"cells\"] if c[\"leaks\"]]; assert [(x[\"case\"], x[\"variant\"], x[\"status\"]) for x in c] == [(\"b\", \"patched\", \"PASS\")], c"
+'
 test_expect_success CHROMIUM 'every reader sees the same totals; the page renders in chromium' '
 	run_matrix && check-reports res >out &&
 	test_grep "agree: 5 passed, 1 failed, 6 skipped" out &&
