@@ -64,6 +64,8 @@ include $(KIT_BUILD)/matrix.mk
 endif
 
 VERSIONS ?= $(SERIES_ALL)
+uniq = $(if $(1),$(firstword $(1)) $(call uniq,$(filter-out $(firstword $(1)),$(1))))
+override VERSIONS := $(strip $(call uniq,$(VERSIONS)))
 # (checked once matrix.mk is read: make reads the Makefile again after
 # making it)
 $(if $(SERIES_ALL),$(foreach s,$(VERSIONS),$(if $(filter $(s),$(SERIES_ALL)),,$(error VERSIONS: '$(s)' is not a series of matrix.yaml (known: $(SERIES_ALL))))))
@@ -77,9 +79,12 @@ FLAVOURS ?= $(sort $(foreach s,$(SERIES_ALL),$(call flavours_of,$(s))))
 variants = vanilla patched $(filter $(FLAVOURS),$(call flavours_of,$(1)))
 # The variant a variant builds on, in the same object tree.
 base_of = $(if $(filter vanilla,$(2)),,$(if $(filter patched,$(2)),vanilla,patched))
-# Kernels are keyed by what they are: the config and the stack pushed.
+# Kernels are keyed by what they are: the source, the config and the
+# stack pushed.
 CONFIG_HASH := $(shell sha256sum $(CONFIG) | cut -c1-8)
-kdir = $(KIT_CACHE)/out/$(1)/$(2)-$(CONFIG_HASH)$(if $(S_$(1)_hash_$(2)),-$(S_$(1)_hash_$(2)))
+srckey = $(shell printf '%s' '$(call src_input,$(1))' | sha256sum | cut -c1-8)
+$(foreach s,$(SERIES_ALL),$(eval SRCKEY_$(s) := $(call srckey,$(s))))
+kdir = $(KIT_CACHE)/out/$(1)/$(2)-$(SRCKEY_$(1))-$(CONFIG_HASH)$(if $(S_$(1)_hash_$(2)),-$(S_$(1)_hash_$(2)))
 kernel = $(call kdir,$(1),$(2))/bzImage
 
 # Where a series' source comes from: a pinned .deb, or a path the user gives.
@@ -90,11 +95,14 @@ skip_reason = $(if $(call src_input,$(1)),$(S_$(1)_kind) $(call src_input,$(1)) 
 # $(call guarded,MARKER,STEP,COMMAND): a step that fails leaves its one-line
 # reason in MARKER (lib.sh's die writes it; else the exit status), so the
 # report turns the cells it leaves without verdicts into ERROR cells.
+# Markers are per step: RESULTS/images/CASE.failed, RESULTS/X.Y/{fetch,
+# source,unpack}.failed, RESULTS/X.Y/VARIANT/{build,boot,judge}.failed;
+# make matrix clears them all first, so they say what failed in this run.
 guarded = rm -f $(1); KIT_FAILURE_FILE=$(1) $(3) || { rc=$$?; mkdir -p $(dir $(1)); [ -s $(1) ] || echo "$(2) failed (exit $$rc)" >$(1); exit $$rc; }
 
 define debian_rules
 $(KIT_CACHE)/debs/$(S_$(1)_package)_$(S_$(1)_version).deb: | $(call deps,fetch)
-	@$$(call guarded,$(RESULTS)/$(1)/failed,fetch,build/fetch-debian $(1) $(S_$(1)_package) $(S_$(1)_version) $(S_$(1)_suite) $$@ matrix.lock)
+	@$$(call guarded,$(RESULTS)/$(1)/fetch.failed,fetch,build/fetch-debian $(1) $(S_$(1)_package) $(S_$(1)_version) $(S_$(1)_suite) $$@ matrix.lock)
 endef
 $(foreach s,$(SERIES_ALL),$(if $(filter debian,$(S_$(s)_kind)),$(eval $(call debian_rules,$(s)))))
 
@@ -102,14 +110,15 @@ define series_rules
 # Rewritten only when the source changes (another path, release or file).
 $(KIT_CACHE)/src/$(1).from: $(call src_input,$(1)) FORCE
 	@mkdir -p $$(@D)
-	@build/source-id $(S_$(1)_kind) $(call src_input,$(1)) >$$@.tmp && \
+	@$$(call guarded,$(RESULTS)/$(1)/source.failed,source,build/source-id $(S_$(1)_kind) $(call src_input,$(1)) >$$@.tmp) && \
 	  { cmp -s $$@.tmp $$@ && rm -f $$@.tmp || mv -f $$@.tmp $$@; }
 
 # .from carries the source's mtime and size, so it alone says when to
 # unpack.  A new source also voids the object tree: its files may be older
 # than the objects, and make would keep objects of the old source.
 $(KIT_CACHE)/src/$(1).stamp: $(KIT_CACHE)/src/$(1).from | $(call deps,build)
-	@$$(call guarded,$(RESULTS)/$(1)/failed,unpack,build/unpack $(1) $(S_$(1)_kind) $(call src_input,$(1)) $(KIT_CACHE)/src/$(1))
+	@mkdir -p $(KIT_CACHE)/src
+	@$$(call guarded,$(RESULTS)/$(1)/unpack.failed,unpack,flock $(KIT_CACHE)/src/$(1).lock build/unpack $(1) $(S_$(1)_kind) $(call src_input,$(1)) $(KIT_CACHE)/src/$(1))
 	@rm -rf $(KIT_CACHE)/obj/$(1)
 	@touch $$@
 endef
@@ -118,17 +127,17 @@ endef
 # object tree: only the stack's files recompile), its boot, its verdicts.
 define variant_rules
 $(call kernel,$(1),$(2)): $(KIT_CACHE)/src/$(1).stamp $(CONFIG) build/kernel build/check-config $(S_$(1)_list_$(2)) $(S_$(1)_patches_$(2)) $(if $(call base_of,$(1),$(2)),$(call kernel,$(1),$(call base_of,$(1),$(2))))
-	@$$(call guarded,$(RESULTS)/$(1)/$(2)/failed,build,KIT_CONFIG=$(CONFIG) KIT_FIX_A="$(S_$(1)_fix_A)" KIT_FIX_A_ORIG=$(FIX_A_ORIG) \
-	  build/kernel $(1) $(2) $(KIT_CACHE)/src/$(1) $(KIT_CACHE)/obj/$(1) $$(@D) $(S_$(1)_stack))
+	@$$(call guarded,$(RESULTS)/$(1)/$(2)/build.failed,build,KIT_CONFIG=$(CONFIG) KIT_FIX_A="$(S_$(1)_fix_A)" KIT_FIX_A_ORIG=$(FIX_A_ORIG) \
+	  flock $(KIT_CACHE)/src/$(1).lock build/kernel $(1) $(2) $(KIT_CACHE)/src/$(1) $(KIT_CACHE)/obj/$(1) $$(@D) $(S_$(1)_stack))
 
 # The boot depends on the kernel and the images, not on what is expected.
 $(RESULTS)/$(1)/$(2)/boot.tsv: $(call kernel,$(1),$(2)) $(IMAGES) $(BIN)/guest-init test/run-guest $(wildcard test/cases/*/mount)
-	@$$(call guarded,$(RESULTS)/$(1)/$(2)/failed,boot,KIT_CASES="$(CASES)" KIT_IMAGES=$(KIT_BUILD)/images KIT_GUEST_INIT=$(BIN)/guest-init \
+	@$$(call guarded,$(RESULTS)/$(1)/$(2)/boot.failed,boot,KIT_CASES="$(CASES)" KIT_IMAGES=$(KIT_BUILD)/images KIT_GUEST_INIT=$(BIN)/guest-init \
 	  KIT_STACK_HASH=$(or $(S_$(1)_hash_$(2)),-) test/run-guest $(1) $(2) $(call kernel,$(1),$(2)) $(RESULTS)/$(1)/$(2))
 
-# An edited expect file is judged again, without a boot.
-$(RESULTS)/$(1)/$(2)/cells.json: $(RESULTS)/$(1)/$(2)/boot.tsv test/judge matrix.yaml $(wildcard test/cases/*/expect*) | $(BIN)/matrix $(call deps,report)
-	@$$(call guarded,$(RESULTS)/$(1)/$(2)/failed,judge,test/judge $(1) $(2) $(RESULTS)/$(1)/$(2))
+# An edited, added or removed expect file is judged again, without a boot.
+$(RESULTS)/$(1)/$(2)/cells.json: $(RESULTS)/$(1)/$(2)/boot.tsv test/judge matrix.yaml $(KIT_BUILD)/expect.list $(wildcard test/cases/*/expect*) | $(BIN)/matrix $(call deps,report)
+	@$$(call guarded,$(RESULTS)/$(1)/$(2)/judge.failed,judge,test/judge $(1) $(2) $(RESULTS)/$(1)/$(2))
 endef
 $(foreach s,$(SERIES_ALL),$(eval $(call series_rules,$(s))))
 $(foreach s,$(SERIES_ALL),$(foreach v,$(call variants,$(s)),$(eval $(call variant_rules,$(s),$(v)))))
@@ -138,9 +147,14 @@ RUN := $(foreach s,$(VERSIONS),$(if $(call src_ready,$(s)),$(s)))
 SKIP := $(filter-out $(RUN),$(VERSIONS))
 CELLS := $(foreach s,$(RUN),$(foreach v,$(call variants,$(s)),$(RESULTS)/$(s)/$(v)/cells.json))
 
+# The expect files there are: rewritten only when one comes or goes.
+$(KIT_BUILD)/expect.list: FORCE
+	@mkdir -p $(@D)
+	@ls -1 test/cases/*/expect* >$@.tmp && { cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@; }
+
 $(KIT_BUILD)/images/%.img: test/cases/%/recipe $(BIN)/mkimage
 	@mkdir -p $(@D)
-	@$(call guarded,$(RESULTS)/failed,mkimage,$(BIN)/mkimage $< $@)
+	@$(call guarded,$(RESULTS)/images/$*.failed,image $*,$(BIN)/mkimage $< $@)
 
 images: $(IMAGES)
 kernels: $(foreach s,$(RUN),$(foreach v,$(call variants,$(s)),$(call kernel,$(s),$(v))))
@@ -158,10 +172,10 @@ plan = $(foreach c,$(CASES),case$(TAB)$(c)$(NL))$(foreach s,$(VERSIONS),series$(
 # A failing step is a cell, not a stop: every other series still runs, the
 # report is written, and the exit status says something failed.
 matrix: | $(call deps,tools fetch build images guest report)
-	@$(shell mkdir -p $(RESULTS))$(file >$(RESULTS)/plan.tsv,$(subst $(NL) ,$(NL),$(subst $(NL) ,$(NL),$(plan))))
-	@mf=0; $(MAKE) -k --no-print-directory cells || mf=1; \
-	  rc=0; test/report $(RESULTS) || rc=$$?; \
-	  [ $$mf -eq 0 ] || [ $$rc -ne 0 ] || rc=1; exit $$rc
+	@mkdir -p $(RESULTS) && find $(RESULTS) -name '*.failed' -delete && rm -f $(RESULTS)/.cells-failed
+	@$(MAKE) -k --no-print-directory cells || { mkdir -p $(RESULTS); touch $(RESULTS)/.cells-failed; }
+	@$(file >$(RESULTS)/plan.tsv,$(subst $(NL) ,$(NL),$(subst $(NL) ,$(NL),$(plan))))rc=0; test/report $(RESULTS) || rc=$$?; \
+	  [ ! -e $(RESULTS)/.cells-failed ] || [ $$rc -ne 0 ] || rc=1; rm -f $(RESULTS)/.cells-failed; exit $$rc
 
 # Render the reports again from results.json alone.
 report: | $(call deps,report)
@@ -169,7 +183,9 @@ report: | $(call deps,report)
 
 # The review document of every stack against its originals (lint errors fail).
 review: | $(call deps,stacks report)
-	@for f in "" $$(cd versions && ls */series.* 2>/dev/null | sed 's/.*series\.//' | sort -u); do \
+	@fl=$$(for s in $$(build/matrix list matrix.yaml); do build/matrix variants matrix.yaml $$s; done | tr ' ' '\n' | \
+	  grep -vx 'vanilla\|patched' | sort -u) || exit 2; \
+	  for f in "" $$fl; do \
 	  build/review $${f:+--flavour $$f} --results $(RESULTS)/results.json $(RESULTS)/review$${f:+-$$f} || exit 1; done
 
 # Apply a stack to your own tree:

@@ -35,7 +35,17 @@ atomic_write() {
 }
 
 # matrix_get MATRIX SERIES KEY: one field of SERIES, as build/matrix (the
-# one reader of matrix.yaml) reads it; empty when the file records none.
+# one reader of matrix.yaml) reads it; empty when the file records none
+# (or has no such series).  Any other failure (a bad matrix.yaml, a tool
+# that does not build) stops the caller with build/matrix's message.
 matrix_get() {
-	"$(dirname "$0")/../build/matrix" -C "$(dirname "$1")" get "$1" "$2" "$3" 2>/dev/null || :
+	mg_err=$(mktemp "${TMPDIR:-/tmp}/kit-matrix.XXXXXX")
+	mg_rc=0
+	"$(dirname "$0")/../build/matrix" -C "$(dirname "$1")" get "$1" "$2" "$3" 2>"$mg_err" || mg_rc=$?
+	if [ "$mg_rc" -gt 1 ] && ! grep -q ": no series '" "$mg_err"; then
+		cat "$mg_err" >&2
+		rm -f "$mg_err"
+		die "$1: cannot read it (see above)"
+	fi
+	rm -f "$mg_err"
 }

@@ -149,14 +149,15 @@ static int is_series_name(const char *s)
 	return dots == 1 && s[0] != '.' && p[-1] != '.';
 }
 
-/* Values go into make and shell: refuse what would need quoting. */
+/* Values go into make (targets, recipes) and shell: refuse what would
+ * need quoting there (':', '=' and '%' break make's rules). */
 static const char *word(yaml_node_t *n, const char *what)
 {
 	const char *s = scalar(n, what);
 	const char *p;
 
 	for (p = s; *p; p++)
-		if (*p <= ' ' || strchr("$#'\"\\`;&|<>()*?[]{}", *p))
+		if (*p <= ' ' || *p == 0x7f || strchr("$#'\"\\`;&|<>()*?[]{}:=%,!", *p))
 			die_at(n, "%s: '%s' has a character the kit does not allow (%c)",
 			       what, s, *p);
 	return s;
@@ -198,8 +199,10 @@ static void fix_status(enum mode m, const char *name, yaml_node_t *fixes, const 
 		const char *p;
 
 		for (p = tag; *p; p++)
-			if (*p <= ' ')
-				die_at(v, "fixes: %s: release '%s' has a space", fix, tag);
+			if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+			      (*p >= '0' && *p <= '9') || strchr("._-+~", *p)))
+				die_at(v, "fixes: %s: release '%s' has a character the kit does not allow (%c)",
+				       fix, tag, *p);
 		if (!*tag)
 			die_at(v, "fixes: %s: 'upstream' needs a release", fix);
 	}
@@ -512,6 +515,12 @@ static int expect_of(struct series *s, const char *c, const char *var)
 	snprintf(path, sizeof(path), "%s/%s/expect.%s", cases_dir, c, var);
 	if (is_file(path))
 		goto found;
+	/* A flavour inherits what patched is told, the override first. */
+	if (strcmp(var, "vanilla") && strcmp(var, "patched") && ex && (per = get(ex, c)) &&
+	    (f = get(per, "patched"))) {
+		printf("%s/%s/%s\n", cases_dir, c, (char *)f->data.scalar.value);
+		return 0;
+	}
 	snprintf(path, sizeof(path), "%s/%s/expect.patched", cases_dir, c);
 	if (strcmp(var, "vanilla") && is_file(path))
 		goto found;
@@ -543,7 +552,7 @@ static int set_version(struct series *s, const char *ver)
 	if (!n)
 		die_at(s->node, "%s: no debian source with a version to set", s->name);
 	for (bad = ver; *bad; bad++)
-		if (*bad <= ' ' || strchr("$#'\"\\`;&|<>()*?[]{},:", *bad))
+		if (*bad <= ' ' || *bad == 0x7f || strchr("$#'\"\\`;&|<>()*?[]{}:=%,!", *bad))
 			break;
 	if (!*ver || *bad) {
 		fprintf(stderr, "%s: '%s' is not a Debian version the kit can write\n", prog, ver);

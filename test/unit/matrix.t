@@ -123,4 +123,16 @@ test_expect_success 'set-version refuses what it could not write back, and write
 	test_must_fail 2 $BIN/matrix set-version m.yaml 6.1 6.1.200-1 2>err &&
 	test_grep "no debian source with a version" err && test_cmp before m.yaml
 '
+bad 'a fix release with a shell character is refused' 's/A: upstream v5.9-rc2/A: upstream v5.9`id`/' \
+	"b.yaml:6:16: fixes: A: release 'v5.9\`id\`' has a character the kit does not allow (\`)"
+bad 'a value that would break make is refused' 's/version: 6.1.192-3/version: "1:6.1.192-3"/' \
+	"b.yaml:4:52: version: '1:6.1.192-3' has a character the kit does not allow (:)"
+test_expect_success 'a flavour takes what patched is told by an override, unless told itself' '
+	good && cp versions/6.1/series versions/6.1/series.hardened &&
+	printf "    expect: {plain: {patched: expect.alt}}\n" >>m.yaml &&
+	test "$($BIN/matrix expect m.yaml 6.1 plain hardened)" = ./test/cases/plain/expect.alt &&
+	touch test/cases/plain/expect.hardened &&
+	test "$($BIN/matrix expect m.yaml 6.1 plain hardened)" = ./test/cases/plain/expect.hardened &&
+	rm test/cases/plain/expect.hardened
+'
 test_done

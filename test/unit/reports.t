@@ -64,16 +64,35 @@ test_expect_success 'every report is rendered from results.json alone' '
 '
 test_expect_success 'a planned cell without verdicts is ERROR, naming the failed step' '
 	run_matrix && rm res/9.9/patched/cells.json &&
-	echo "kernel: 9.9: p.patch of series does not apply" >res/9.9/patched/failed &&
+	echo "kernel: 9.9: p.patch of series does not apply" >res/9.9/patched/build.failed &&
 	test_must_fail 1 report res >out &&
 	test "$(tail -1 out)" = "3 passed, 3 failed, 6 skipped" &&
 	test_grep "9.9 patched a: ERROR: kernel: 9.9: p.patch of series does not apply" out
 '
 test_expect_success 'a failed build voids the verdicts of the variants built on it' '
-	run_matrix && echo "kernel: 9.9 vanilla: build failed" >res/9.9/vanilla/failed &&
+	run_matrix && echo "kernel: 9.9 vanilla: build failed" >res/9.9/vanilla/build.failed &&
 	test_must_fail 1 report res >out &&
 	test "$(tail -1 out)" = "0 passed, 6 failed, 6 skipped" &&
-	test_grep "9.9 patched a: ERROR: not run: 9.9/vanilla failed: kernel: 9.9 vanilla: build failed" out
+	test_grep "9.9 patched a: ERROR: not run: the 9.9 vanilla kernel failed to build: kernel: 9.9 vanilla: build failed" out
+'
+test_expect_success 'a failed boot or judge of vanilla does not void the verdicts built on it' '
+	run_matrix && echo "judge: something" >res/9.9/vanilla/judge.failed &&
+	test_must_fail 1 report res >out && test "$(tail -1 out)" = "2 passed, 4 failed, 6 skipped" &&
+	test_grep "9.9 vanilla a: ERROR: judge: something" out &&
+	test_grep "9.9 patched b: FAIL: mount: EUCLEAN, expected ok" out
+'
+test_expect_success 'a failed image voids every verdict: the boot did not see it' '
+	run_matrix && mkdir -p res/images && echo "mkimage: r:1: bad" >res/images/b.failed &&
+	test_must_fail 1 report res >out && test "$(tail -1 out)" = "0 passed, 6 failed, 6 skipped" &&
+	test_grep "9.9 vanilla a: ERROR: not run: the image b failed: mkimage: r:1: bad" out
+'
+test_expect_success 'a series planned twice, a malformed plan or cells.json is one line, no report left' '
+	run_matrix && sed -n "/^series\t9.9/p" res/plan.tsv >>res/plan.tsv &&
+	test_must_fail 2 report res 2>err && test_grep "series 9.9 planned twice" err && ! test -e res/results.json &&
+	run_matrix && echo "cell	9.9" >>res/plan.tsv && test_must_fail 2 report res 2>err &&
+	test_grep "plan.tsv:[0-9]*: malformed line" err &&
+	run_matrix && echo "{" >res/9.9/patched/cells.json && test_must_fail 2 report res 2>err &&
+	test_grep "cells.json: not a judged record" err && ! grep -q Traceback err
 '
 test_expect_success 'verdicts of another kernel are stale, never reported' '
 	run_matrix && sed -i "s/\tpatched\tkernel\t/\tpatched\tother-kernel\t/" res/plan.tsv &&

@@ -38,4 +38,13 @@ test_expect_success 'vanilla leaves the tree as unpacked after a flavour' '
 	tree && printf "good.patch\n" >s/series.x && { kernel 9.9 x t obj out s >/dev/null 2>&1 || :; } &&
 	{ kernel 9.9 vanilla t obj out s >/dev/null 2>&1 || :; } && test_cmp pristine t/fs/ext4/super.c
 '
+test_expect_success 'a variant pops what was pushed, after the stacks changed under it' '
+	tree && printf "good.patch\n" >s/series && printf "good.patch\nmore.patch\n" >s/series.x &&
+	printf -- "--- a/fs/ext4/super.c\n+++ b/fs/ext4/super.c\n@@ -1,3 +1,3 @@\n a\n B\n-c\n+C\n" >s/more.patch &&
+	{ kernel 9.9 x t obj out s >/dev/null 2>&1 || :; } && test "$(tr -d "\n" <t/fs/ext4/super.c)" = aBC &&
+	: >s/mid.patch && printf "good.patch\nmid.patch\nmore.patch\n" >s/series.x &&
+	printf "good.patch\nmid.patch\n" >s/series &&
+	{ kernel 9.9 patched t obj out s >out1 2>&1 || :; } && test_grep "2 patch(es) of versions/9.9/series applied" out1 &&
+	test "$(tr -d "\n" <t/fs/ext4/super.c)" = aBc
+'
 test_done
