@@ -19,6 +19,8 @@
  *                                  blocks and inodes free (keep the end set,
  *                                  or the kernel sees unset padding bits)
  *   feature shared_blocks on|off   set or clear RO_COMPAT_SHARED_BLOCKS
+ *   mount-opts OPTIONS             the superblock's own mount options
+ *                                  (s_mount_opts, as tune2fs -E mount_opts=)
  *   block-bitmap G at WHERE        move group G's block bitmap
  *   inode-bitmap G at WHERE        move group G's inode bitmap
  *   inode-table G at WHERE         move group G's inode table
@@ -130,6 +132,7 @@ struct recipe {
 	unsigned int share_fill_count;	/* how many of them (0: all) */
 	struct move share_where;
 	char point_file[64];
+	char mount_opts[64];	/* s_mount_opts; empty: leave it */
 	struct move point_where;
 	int point;
 	int shared_blocks;	/* -1 leave, 0 clear, 1 set */
@@ -216,6 +219,11 @@ static void read_recipe(const char *file, struct recipe *r)
 				r->share_at = 1;
 				parse_where(file, line, &r->share_where, tok + 2, n - 2);
 			}
+		} else if (!strcmp(tok[0], "mount-opts")) {
+			if (n != 2 || strlen(tok[1]) >= sizeof(r->mount_opts))
+				bad_line(file, line, "usage: mount-opts OPTIONS (one word, at most %zu characters)",
+					 sizeof(r->mount_opts) - 1);
+			strcpy(r->mount_opts, tok[1]);
 		} else if (!strcmp(tok[0], "share-fill")) {
 			if (n != 2 && n != 3)
 				bad_line(file, line, "usage: share-fill BYTE [COUNT]");
@@ -715,6 +723,10 @@ int main(int argc, char **argv)
 	if (r.point)
 		point_file(fs, &r);
 	apply_moves(fs, &r);
+	if (r.mount_opts[0]) {
+		memset(fs->super->s_mount_opts, 0, sizeof(fs->super->s_mount_opts));
+		memcpy(fs->super->s_mount_opts, r.mount_opts, strlen(r.mount_opts));
+	}
 	if (r.shared_blocks == 1)
 		ext2fs_set_feature_shared_blocks(fs->super);
 	else if (r.shared_blocks == 0)

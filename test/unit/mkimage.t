@@ -133,4 +133,9 @@ test_expect_success 'share-fill needs a byte, and share-bitmaps' '
 	printf "share-fill 0\n" >r && test_must_fail $BIN/mkimage r out.img 2>err &&
 	test_grep "share-fill without share-bitmaps" err && ! test -e out.img
 '
+test_expect_success 'mount-opts: the superblock carries its own mount options' '
+	img overlap-noflag-sb-opts && test_grep "^Mount options: *noblock_validity$" overlap-noflag-sb-opts.dump &&
+	printf "mount-opts %065d\n" 0 >r && test_must_fail 2 $BIN/mkimage r out.img 2>err &&
+	test_grep "usage: mount-opts OPTIONS" err
+'
 test_done
