@@ -82,8 +82,6 @@ base_of = $(if $(filter vanilla,$(2)),,$(if $(filter patched,$(2)),vanilla,patch
 # Kernels are keyed by what they are: the source, the config and the
 # stack pushed.
 CONFIG_HASH := $(shell sha256sum $(CONFIG) | cut -c1-8)
-srckey = $(shell printf '%s' '$(call src_input,$(1))' | sha256sum | cut -c1-8)
-$(foreach s,$(SERIES_ALL),$(eval SRCKEY_$(s) := $(call srckey,$(s))))
 kdir = $(KIT_CACHE)/out/$(1)/$(2)-$(SRCKEY_$(1))-$(CONFIG_HASH)$(if $(S_$(1)_hash_$(2)),-$(S_$(1)_hash_$(2)))
 kernel = $(call kdir,$(1),$(2))/bzImage
 
@@ -91,6 +89,9 @@ kernel = $(call kdir,$(1),$(2))/bzImage
 src_input = $(if $(filter debian,$(S_$(1)_kind)),$(KIT_CACHE)/debs/$(S_$(1)_package)_$(S_$(1)_version).deb,$(or $($(S_$(1)_env)),$(S_$(1)_path)))
 src_ready = $(if $(filter debian,$(S_$(1)_kind)),y,$(if $(call src_input,$(1)),$(wildcard $(call src_input,$(1)))))
 skip_reason = $(if $(call src_input,$(1)),$(S_$(1)_kind) $(call src_input,$(1)) does not exist,no $(S_$(1)_kind) given): set $(S_$(1)_env) to a $(1).y kernel $(S_$(1)_kind) (stack verified on $(or $(S_$(1)_verified),no release))
+# (after src_input: the key is of the source this run takes)
+srckey = $(shell printf '%s' '$(call src_input,$(1))' | sha256sum | cut -c1-8)
+$(foreach s,$(SERIES_ALL),$(eval SRCKEY_$(s) := $(call srckey,$(s))))
 
 # $(call guarded,MARKER,STEP,COMMAND): a step that fails leaves its one-line
 # reason in MARKER (lib.sh's die writes it; else the exit status), so the

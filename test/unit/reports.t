@@ -67,24 +67,24 @@ test_expect_success 'a planned cell without verdicts is ERROR, naming the failed
 	echo "kernel: 9.9: p.patch of series does not apply" >res/9.9/patched/build.failed &&
 	test_must_fail 1 report res >out &&
 	test "$(tail -1 out)" = "3 passed, 3 failed, 6 skipped" &&
-	test_grep "9.9 patched a: ERROR: kernel: 9.9: p.patch of series does not apply" out
+	test_grep "9.9 patched 3 cases: ERROR: kernel: 9.9: p.patch of series does not apply" out
 '
 test_expect_success 'a failed build voids the verdicts of the variants built on it' '
 	run_matrix && echo "kernel: 9.9 vanilla: build failed" >res/9.9/vanilla/build.failed &&
 	test_must_fail 1 report res >out &&
 	test "$(tail -1 out)" = "0 passed, 6 failed, 6 skipped" &&
-	test_grep "9.9 patched a: ERROR: not run: the 9.9 vanilla kernel failed to build: kernel: 9.9 vanilla: build failed" out
+	test_grep "9.9 patched 3 cases: ERROR: not run: the 9.9 vanilla kernel failed to build: kernel: 9.9 vanilla: build failed" out
 '
 test_expect_success 'a failed boot or judge of vanilla does not void the verdicts built on it' '
 	run_matrix && echo "judge: something" >res/9.9/vanilla/judge.failed &&
 	test_must_fail 1 report res >out && test "$(tail -1 out)" = "2 passed, 4 failed, 6 skipped" &&
-	test_grep "9.9 vanilla a: ERROR: judge: something" out &&
+	test_grep "9.9 vanilla 3 cases: ERROR: judge: something" out &&
 	test_grep "9.9 patched b: FAIL: mount: EUCLEAN, expected ok" out
 '
 test_expect_success 'a failed image voids every verdict: the boot did not see it' '
 	run_matrix && mkdir -p res/images && echo "mkimage: r:1: bad" >res/images/b.failed &&
 	test_must_fail 1 report res >out && test "$(tail -1 out)" = "0 passed, 6 failed, 6 skipped" &&
-	test_grep "9.9 vanilla a: ERROR: not run: the image b failed: mkimage: r:1: bad" out
+	test_grep "9.9 vanilla 3 cases: ERROR: not run: the image b failed: mkimage: r:1: bad" out
 '
 test_expect_success 'a series planned twice, a malformed plan or cells.json is one line, no report left' '
 	run_matrix && sed -n "/^series\t9.9/p" res/plan.tsv >>res/plan.tsv &&
@@ -96,7 +96,7 @@ test_expect_success 'a series planned twice, a malformed plan or cells.json is o
 '
 test_expect_success 'verdicts of another kernel are stale, never reported' '
 	run_matrix && sed -i "s/\tpatched\tkernel\t/\tpatched\tother-kernel\t/" res/plan.tsv &&
-	test_must_fail 1 report res >out && test_grep "9.9 patched a: ERROR: not run: the verdicts on record are of another kernel" out
+	test_must_fail 1 report res >out && test_grep "9.9 patched 3 cases: ERROR: not run: the verdicts on record are of another kernel" out
 '
 test_expect_success 'the table says which release a stack was verified on' '
 	run_matrix 3 && test_grep "^  9.9    9.9.3        9.9.3$" report.out &&
