@@ -175,7 +175,7 @@ plan = $(foreach c,$(CASES),case$(TAB)$(c)$(NL))$(foreach s,$(VERSIONS),series$(
 matrix: | $(call deps,tools fetch build images guest report)
 	@mkdir -p $(RESULTS) && find $(RESULTS) -name '*.failed' -delete && rm -f $(RESULTS)/.cells-failed
 	@$(MAKE) -k --no-print-directory cells || { mkdir -p $(RESULTS); touch $(RESULTS)/.cells-failed; }
-	@$(file >$(RESULTS)/plan.tsv,$(subst $(NL) ,$(NL),$(subst $(NL) ,$(NL),$(plan))))rc=0; test/report $(RESULTS) || rc=$$?; \
+	@$(shell mkdir -p $(RESULTS))$(file >$(RESULTS)/plan.tsv,$(subst $(NL) ,$(NL),$(subst $(NL) ,$(NL),$(plan))))rc=0; test/report $(RESULTS) || rc=$$?; \
 	  [ ! -e $(RESULTS)/.cells-failed ] || [ $$rc -ne 0 ] || rc=1; rm -f $(RESULTS)/.cells-failed; exit $$rc
 
 # Render the reports again from results.json alone.

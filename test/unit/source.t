@@ -75,4 +75,8 @@ test_expect_success 'apply, review, report, clean-results build no matrix tools 
 		! grep -E "mkimage|guest-init|matrix\.c" out || { echo "goal $goal:"; cat out; return 1; }
 	done
 '
+test_expect_success 'make matrix on a checkout that has no results folder yet' '
+	checkout h && { env -u KIT_BUILD make -n -C h KIT_CACHE="$trash/shared" RESULTS="$trash/none/results" VERSIONS=5.4 matrix >out 2>&1 || :; } &&
+	! grep -q "No such file" out && test -s none/results/plan.tsv
+'
 test_done
