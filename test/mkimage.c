@@ -29,8 +29,16 @@
  *   point FILE at WHERE            the first block of FILE (a path of the
  *                                  tree) moved onto WHERE: reading FILE then
  *                                  reads that metadata unless the kernel stops it
+ *   journal-file NAME              the journal moved to a regular, immutable
+ *                                  inode linked in the root as NAME, as
+ *                                  tune2fs -j on a mounted filesystem leaves
+ *                                  it (ext3's .journal); the manifest says
+ *                                  NAME holds nothing, so a read of it that
+ *                                  returns the journal shows as a leak
  * WHERE: superblock | gdt | past-end | backup-superblock G | backup-gdt G |
- *        inode-table G | journal
+ *        inode-table G | journal, then optionally +N or -N blocks
+ *        ("inode-table 1 at backup-superblock 1 -4": a table that starts
+ *        four blocks before that backup and covers it)
  */
 #define _XOPEN_SOURCE 700	/* nftw */
 #include <errno.h>
@@ -123,6 +131,7 @@ struct move {
 	unsigned int group;
 	enum where where;
 	unsigned int arg;
+	int offset;		/* blocks after (or, negative, before) the place */
 };
 
 struct recipe {
@@ -140,6 +149,7 @@ struct recipe {
 	int nmoves;
 	char dedup_name[64];
 	int dedup_copies;
+	char journal_file[64];	/* empty: the journal stays in its inode */
 };
 
 static void bad_line(const char *file, int line, const char *fmt, ...)
@@ -171,6 +181,14 @@ static unsigned int number(const char *file, int line, const char *s)
 
 static void parse_where(const char *file, int line, struct move *m, char **tok, int n)
 {
+	if (n > 1 && (tok[n - 1][0] == '+' || tok[n - 1][0] == '-')) {
+		unsigned int off = number(file, line, tok[n - 1] + 1);
+
+		if (off > 65536)
+			bad_line(file, line, "offset %s: at most 65536 blocks", tok[n - 1]);
+		m->offset = tok[n - 1][0] == '-' ? -(int)off : (int)off;
+		n--;
+	}
 	if (n < 1)
 		bad_line(file, line, "'at' needs a place");
 	if (!strcmp(tok[0], "superblock") && n == 1)
@@ -259,6 +277,10 @@ static void read_recipe(const char *file, struct recipe *r)
 				bad_line(file, line, "usage: %s GROUP at PLACE", tok[0]);
 			m->group = number(file, line, tok[1]);
 			parse_where(file, line, m, tok + 3, n - 3);
+		} else if (!strcmp(tok[0], "journal-file")) {
+			if (n != 2 || strlen(tok[1]) >= sizeof(r->journal_file) || strchr(tok[1], '/'))
+				bad_line(file, line, "usage: journal-file NAME (a name in the root, no '/')");
+			strcpy(r->journal_file, tok[1]);
 		} else if (!strcmp(tok[0], "dedup")) {
 			if (n != 3 || strlen(tok[1]) >= sizeof(r->dedup_name) || strchr(tok[1], '/'))
 				bad_line(file, line, "usage: dedup NAME COPIES");
@@ -469,7 +491,24 @@ static void pin_times(ext2_filsys fs)
 
 /* ---- descriptor surgery ---- */
 
+static blk64_t base_place(ext2_filsys fs, const struct move *m);
+
+/* The block a WHERE names, its offset included: still inside the image,
+ * but for past-end, whose point is to be outside it. */
 static blk64_t place(ext2_filsys fs, const struct move *m)
+{
+	blk64_t b = base_place(fs, m);
+
+	if (m->offset < 0 && (blk64_t)-(long long)m->offset > b)
+		die("offset %d goes below block 0", m->offset);
+	b += m->offset;
+	if (m->where != W_PAST_END &&
+	    (b < fs->super->s_first_data_block || b >= ext2fs_blocks_count(fs->super)))
+		die("offset %d puts block %llu outside the image", m->offset, (unsigned long long)b);
+	return b;
+}
+
+static blk64_t base_place(ext2_filsys fs, const struct move *m)
 {
 	blk64_t first = fs->super->s_first_data_block;
 
@@ -641,6 +680,53 @@ static void add_dedup(ext2_filsys fs, const struct recipe *r, FILE *man)
 	free(buf);
 }
 
+/* The journal as ext3 leaves it when tune2fs -j runs on a mounted
+ * filesystem: its inode copied to a new regular inode (the same blocks),
+ * immutable, linked in the root; the reserved journal inode cleared; the
+ * superblock pointing at the new one.  The bitmaps are written here, before
+ * anything moves them. */
+static void journal_file(ext2_filsys fs, const struct recipe *r, FILE *man)
+{
+	unsigned int size = EXT2_INODE_SIZE(fs->super);
+	struct ext2_inode *inode = calloc(1, size), *zero = calloc(1, size);
+	ext2_ino_t old = fs->super->s_journal_inum, ino = 0;
+	errcode_t err;
+
+	if (!inode || !zero)
+		die("out of memory");
+	if (!old)
+		die("journal-file: the image has no journal");
+	err = ext2fs_read_bitmaps(fs);
+	if (!err)
+		err = ext2fs_read_inode_full(fs, old, inode, size);
+	if (!err)
+		err = ext2fs_new_inode(fs, EXT2_ROOT_INO, LINUX_S_IFREG | 0600, 0, &ino);
+	if (!err)
+		err = ext2fs_link(fs, EXT2_ROOT_INO, r->journal_file, ino, EXT2_FT_REG_FILE);
+	if (err == EXT2_ET_DIR_NO_SPACE) {
+		err = ext2fs_expand_dir(fs, EXT2_ROOT_INO);
+		if (!err)
+			err = ext2fs_link(fs, EXT2_ROOT_INO, r->journal_file, ino, EXT2_FT_REG_FILE);
+	}
+	if (err)
+		die_fs(err, "journal-file: link a new inode");
+	ext2fs_inode_alloc_stats2(fs, ino, +1, 0);
+	inode->i_links_count = 1;
+	inode->i_mode = LINUX_S_IFREG | 0600;
+	inode->i_flags |= EXT2_IMMUTABLE_FL;
+	err = ext2fs_write_inode_full(fs, ino, inode, size);
+	if (!err)
+		err = ext2fs_write_inode_full(fs, old, zero, size);
+	if (!err)
+		err = ext2fs_write_bitmaps(fs);
+	if (err)
+		die_fs(err, "journal-file: write the inodes");
+	fs->super->s_journal_inum = ino;
+	hash_line(man, r->journal_file, (const unsigned char *)"", 0);
+	free(inode);
+	free(zero);
+}
+
 /* Move the first block of a file onto a metadata block, through the
  * extent API (the inode checksum is recomputed when it is written). */
 static void point_file(ext2_filsys fs, const struct recipe *r)
@@ -716,6 +802,8 @@ int main(int argc, char **argv)
 	pin_times(fs);
 	if (r.dedup_copies)
 		add_dedup(fs, &r, man);
+	if (r.journal_file[0])
+		journal_file(fs, &r, man);
 	if (r.share_fill != 0xff && !r.share_bitmaps)
 		die("%s: share-fill without share-bitmaps", argv[1]);
 	if (r.share_bitmaps)

@@ -138,4 +138,32 @@ test_expect_success 'mount-opts: the superblock carries its own mount options' '
 	printf "mount-opts %065d\n" 0 >r && test_must_fail 2 $BIN/mkimage r out.img 2>err &&
 	test_grep "usage: mount-opts OPTIONS" err
 '
+test_expect_success 'covering-itable: group 1 inode table starts 4 blocks before its backup superblock' '
+	img covering-itable && test "$(field 1 "Inode table" covering-itable.dump)" = 2045 &&
+	test "$(debugfs -R "blocks one-block" covering-itable.img 2>/dev/null | tr -d " ")" = 2049 &&
+	img covering-itable-shared && test "$(field 1 "Inode table" covering-itable-shared.dump)" = 2045
+'
+test_expect_success 'a place offset is a signed block count inside the image' '
+	printf "inode-table 1 at gdt +3\n" >r && $BIN/mkimage r out.img &&
+	dumpe2fs out.img 2>/dev/null >out.dump && test "$(field 1 "Inode table" out.dump)" = 5 &&
+	rm -f out.img* && printf "inode-table 1 at gdt -70000\n" >r && test_must_fail 2 $BIN/mkimage r out.img 2>err &&
+	test_grep "r:1: offset -70000: at most 65536 blocks" err &&
+	printf "inode-table 1 at superblock -5\n" >r && test_must_fail 1 $BIN/mkimage r out.img 2>err &&
+	test_grep "offset -5 goes below block 0" err &&
+	printf "inode-table 1 at past-end -1\n" >r && $BIN/mkimage r out.img && rm -f out.img* &&
+	printf "inode-table 1 at inode-table 7 +20000\n" >r && test_must_fail 1 $BIN/mkimage r out.img 2>err &&
+	test_grep "outside the image" err && test ! -e out.img
+'
+test_expect_success 'journal-file: the journal in a linked, immutable regular inode; e2fsck clean' '
+	img journal-file && j=$(sed -n "s/^Journal inode: *//p" journal-file.dump) && test "$j" -gt 11 &&
+	debugfs -R "ls -l /" journal-file.img 2>/dev/null | grep -q "^ *$j  *100600 .* \.journal$" &&
+	debugfs -R "stat <$j>" journal-file.img 2>/dev/null | grep -q "Flags: 0x80010" &&
+	debugfs -R "stat <8>" journal-file.img 2>/dev/null | grep -q "Mode:  0000" &&
+	test_grep "^e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855  \.journal$" journal-file.img.manifest &&
+	e2fsck -fn journal-file.img
+'
+test_expect_success 'journal-file takes one plain name' '
+	rm -f out.img* && printf "journal-file a/b\n" >r && test_must_fail 2 $BIN/mkimage r out.img 2>err &&
+	test_grep "usage: journal-file NAME" err && test ! -e out.img
+'
 test_done
