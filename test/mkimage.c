@@ -36,7 +36,8 @@
  *                                  NAME holds nothing, so a read of it that
  *                                  returns the journal shows as a leak
  * WHERE: superblock | gdt | past-end | backup-superblock G | backup-gdt G |
- *        inode-table G | journal, then optionally +N or -N blocks
+ *        inode-table G | journal | resize-dind (the resize inode's
+ *        double-indirect block), then optionally +N or -N blocks
  *        ("inode-table 1 at backup-superblock 1 -4": a table that starts
  *        four blocks before that backup and covers it)
  */
@@ -123,7 +124,7 @@ static void usage(void)
 
 /* ---- the recipe ---- */
 
-enum where { W_SB, W_GDT, W_PAST_END, W_BACKUP_SB, W_BACKUP_GDT, W_ITABLE, W_JOURNAL };
+enum where { W_SB, W_GDT, W_PAST_END, W_BACKUP_SB, W_BACKUP_GDT, W_ITABLE, W_JOURNAL, W_RESIZE };
 enum what { OP_BB, OP_IB, OP_IT };
 
 struct move {
@@ -205,8 +206,10 @@ static void parse_where(const char *file, int line, struct move *m, char **tok, 
 		m->where = W_ITABLE, m->arg = number(file, line, tok[1]);
 	else if (!strcmp(tok[0], "journal") && n == 1)
 		m->where = W_JOURNAL;
+	else if (!strcmp(tok[0], "resize-dind") && n == 1)
+		m->where = W_RESIZE;
 	else
-		bad_line(file, line, "unknown place '%s' (superblock, gdt, past-end, backup-superblock G, backup-gdt G, inode-table G, journal)", tok[0]);
+		bad_line(file, line, "unknown place '%s' (superblock, gdt, past-end, backup-superblock G, backup-gdt G, inode-table G, journal, resize-dind)", tok[0]);
 }
 
 static void read_recipe(const char *file, struct recipe *r)
@@ -535,6 +538,19 @@ static blk64_t base_place(ext2_filsys fs, const struct move *m)
 		if (err || !b)
 			die_fs(err ? err : EXT2_ET_BAD_BLOCK_NUM, "find a journal block");
 		return b;
+	}
+	case W_RESIZE: {
+		struct ext2_inode inode;
+		errcode_t err;
+
+		if (!ext2fs_has_feature_resize_inode(fs->super))
+			die("the image has no resize inode");
+		err = ext2fs_read_inode(fs, EXT2_RESIZE_INO, &inode);
+		if (err)
+			die_fs(err, "read the resize inode");
+		if (!inode.i_block[EXT2_DIND_BLOCK])
+			die("the resize inode has no double-indirect block");
+		return inode.i_block[EXT2_DIND_BLOCK];
 	}
 	case W_ITABLE:
 		if (m->arg >= fs->group_desc_count)

@@ -166,4 +166,9 @@ test_expect_success 'journal-file takes one plain name' '
 	rm -f out.img* && printf "journal-file a/b\n" >r && test_must_fail 2 $BIN/mkimage r out.img 2>err &&
 	test_grep "usage: journal-file NAME" err && test ! -e out.img
 '
+test_expect_success 'leak-resize-dind: one-block points at the resize inode double-indirect block' '
+	img leak-resize-dind &&
+	d=$(debugfs -R "stat <7>" leak-resize-dind.img 2>/dev/null | sed -n "s/^(DIND):\([0-9]*\).*/\1/p") && test -n "$d" &&
+	test "$(debugfs -R "blocks one-block" leak-resize-dind.img 2>/dev/null | tr -d " ")" = "$d"
+'
 test_done
