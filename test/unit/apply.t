@@ -215,6 +215,55 @@ test_expect_success 'with --force a tree of no kit series takes the nearest stac
 	kit_around && KIT_BUILD=$TOP/.kit kit/build/apply --force t >out &&
 	test_grep "using versions/9.8, the nearest that applies (--force)" out && test "$(sed -n 3p t/fs/ext4/super.c)" = TWO
 '
+# preimage PATCH TREE: the files PATCH changes, as it expects them: each
+# hunk's old side at its line, the function of its @@ line just before it,
+# a distinct filler line everywhere else.
+preimage() {
+	awk -v tree="$2" '
+		function flush() { if (out != "") { print "}" >out; close(out) } }
+		/^\+\+\+ / { flush(); f = $2; sub(/^[^\/]*\//, "", f); out = tree "/" f; n = 0
+			d = out; sub(/\/[^\/]*$/, "", d); system("mkdir -p \"" d "\""); next }
+		/^@@ / { split($2, o, ","); start = substr(o[1], 2); fn = $0; sub(/^@@ [^@]* @@ ?/, "", fn)
+			while (n < start - 2) print "/* filler " ++n " */" >out
+			if (n < start - 1) print (fn != "" ? fn : "/* filler " n + 1 " */") >out
+			n = start - 1; next }
+		out != "" && /^[ -]/ { print substr($0, 2) >out; n++ }
+		END { flush() }' "$1"
+}
+# tree54 FORM: a 5.4.301 tree with what the 5.4 stack touches, its
+# ext4_setup_system_zone() from the A form FORM expects ("" for the
+# three-argument 5.4.y form, "-with-ino" for trees with ce9f24cccdc0).
+tree54() {
+	rm -rf t && mkdir -p t/fs/ext4 && printf "VERSION = 5\nPATCHLEVEL = 4\nSUBLEVEL = 301\n" >t/Makefile &&
+	for p in fix-ext4-regression-in-v5.9-rc2-on-ro-fs-with-overlapped-bitmaps ext4-refuse-fitrim-when-shared_blocks-is-set \
+		ext4-handle-add_system_zone-failure-in-ext4_setup_system_zone$1; do
+		preimage "$TOP/versions/5.4/$p.patch" t || return 1
+	done
+}
+A54=ext4-handle-add_system_zone-failure-in-ext4_setup_system_zone
+test_expect_success 'a 5.4 tree whose add_system_zone() takes ino gets the form of A for it, and A is in its code' '
+	tree54 -with-ino && test_must_fail 1 check-fix-a t "$TOP"/common/upstream/A-*.patch 2>/dev/null &&
+	apply t >out && test_grep "^  $A54-with-ino.patch: applies cleanly (the first that fits of: $A54.patch $A54-with-ino.patch)$" out &&
+	test_grep "applied $A54-with-ino.patch fix-ext4-regression" out &&
+	check-fix-a t "$TOP"/common/upstream/A-*.patch >fixa && test_grep "fix A present" fixa
+'
+test_expect_success 'a 5.4.y tree (three arguments) gets the first form of A' '
+	tree54 "" && apply t >out && test_grep "^  $A54.patch: applies cleanly$" out &&
+	check-fix-a t "$TOP"/common/upstream/A-*.patch >/dev/null
+'
+test_expect_success 'a tree with A in another form: A is skipped, said so, and B applied' '
+	tree54 -with-ino && patch -s -d t -p1 <"$TOP/versions/5.4/$A54-with-ino.patch" &&
+	sed -i "0,/^\t\t\tif (ret)$/s//\t\t\tif (ret < 0)/" t/fs/ext4/block_validity.c &&
+	apply t >out && test_grep "^  $A54.patch: present in another form, skipped (fix A present: all [0-9]* add_system_zone() calls" out &&
+	test_grep "applied fix-ext4-regression-in-v5.9-rc2-on-ro-fs-with-overlapped-bitmaps.patch ext4-refuse-fitrim-when-shared_blocks-is-set.patch (1 already present, skipped)" out
+'
+test_expect_success 'a tree without A that no form fits: each form says why, and the code check too' '
+	tree54 -with-ino && sed -i "s/^\t\tcond_resched();$/\t\tcond_resched(); \/* distro *\//" t/fs/ext4/block_validity.c && before=$(treesum) &&
+	test_must_fail 4 apply t >out && test_grep "^  $A54.patch: CONFLICT$" out &&
+	test_grep "^    form $A54-with-ino.patch:$" out &&
+	test_grep "fs/ext4/block_validity.c hunk #1 (int ext4_setup_system_zone(struct super_block \*sb)): line 258 reads" out &&
+	test_grep "^    code check: .*fix A (e7bfb5c9bb3d) is missing: 1 add_system_zone() call" out && test "$(treesum)" = "$before"
+'
 test_expect_success 'the shipped stacks are found by the tree version' '
 	fixture && sed -i "s/^VERSION = 9/VERSION = 6/; s/^PATCHLEVEL = 9/PATCHLEVEL = 1/" t/Makefile &&
 	test_must_fail 4 apply --dry-run t >out && test_grep "stack versions/6.1/series (verified on 6.1.192)" out &&
