@@ -49,3 +49,54 @@ matrix_get() {
 	fi
 	rm -f "$mg_err"
 }
+
+# series_entries LIST: the entries of a stack's series file, one a line:
+# a patch, or the alternatives of one change separated by spaces, of which
+# a tree takes the first that applies at zero fuzz ("a.patch | b.patch" in
+# the file).  build/matrix is the one reader of the format (build/kernel,
+# apply, regen, review and the stack hash all read it through it); a bad
+# file fails with its message.
+series_entries() {
+	"$(dirname "$0")/../build/matrix" series "$1"
+}
+
+# stack_files STACK PATCHES: the files PATCHES (in STACK) change, one a line.
+stack_files() {
+	for sf_p in $2; do
+		sed -n 's|^+++ [^/]*/\([^	 ]*\).*|\1|p' "$1/$sf_p"
+	done | sort -u
+}
+
+# first_fit DIR STACK ALTERNATIVES: the first of ALTERNATIVES (patches in
+# STACK) that applies to the tree DIR at zero fuzz, offsets allowed; prints
+# nothing and fails when none does.
+first_fit() {
+	for ff_p in $3; do
+		if patch -d "$1" -p1 -F0 --dry-run -s -f <"$2/$ff_p" >/dev/null 2>&1; then
+			echo "$ff_p"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# resolve_series STACK ENTRIES TREE: the patch TREE takes for each entry,
+# one a line, as quilt is to push them: the first alternative that applies
+# at zero fuzz with the entries before it applied, judged on a scratch copy
+# of the files the stack changes (TREE is only read).  An entry none of
+# whose alternatives applies gives its first, so pushing it fails and names
+# it.
+resolve_series() {
+	rs_dir=$(mktemp -d "${TMPDIR:-/tmp}/kit-resolve.XXXXXX") || return 1
+	for rs_f in $(stack_files "$1" "$2"); do
+		[ -f "$3/$rs_f" ] || continue
+		mkdir -p "$rs_dir/t/$(dirname "$rs_f")" && cp "$3/$rs_f" "$rs_dir/t/$rs_f" ||
+			{ rm -rf "$rs_dir"; return 1; }
+	done
+	echo "$2" | while read -r rs_e; do
+		rs_p=$(first_fit "$rs_dir/t" "$1" "$rs_e") || rs_p=${rs_e%% *}
+		patch -d "$rs_dir/t" -p1 -F0 -s -f -r - --no-backup-if-mismatch <"$1/$rs_p" >/dev/null 2>&1 || :
+		echo "$rs_p"
+	done
+	rm -rf "$rs_dir"
+}

@@ -6,7 +6,9 @@
  * it: make variables (mk), the series (list), one field (get), the
  * variants a series is built as (variants), a stack's identity (hash), the
  * expected verdict of a cell (expect), and a pin moved in place
- * (set-version, which rewrites only the bytes of that one scalar).
+ * (set-version, which rewrites only the bytes of that one scalar).  It is
+ * also the one reader of a stack's series files (series), alternatives
+ * included, for the scripts that push, check, review or regenerate them.
  *
  * Every error reads "FILE:LINE:COL: what is wrong" and exits 2, so a bad
  * matrix stops the build before anything is downloaded.  A field that is
@@ -46,6 +48,8 @@ static void usage(void)
 		"  hash FILE SERIES VARIANT       the stack's identity for that variant\n"
 		"  expect FILE SERIES CASE VARIANT  the expected verdict file of a cell\n"
 		"  set-version FILE SERIES VERSION  move a debian pin, in place\n"
+		"  series LIST                    a stack's series file: one entry a line,\n"
+		"                                 its alternatives separated by a space\n"
 		"  -C DIR   resolve stack folders against DIR (default .)\n"
 		"  -c DIR   image cases (default DIR/test/cases)\n",
 		prog);
@@ -301,50 +305,159 @@ static void hash_file(struct sha256 *c, yaml_node_t *at, const char *path)
 	fclose(f);
 }
 
-/* Read a series file as quilt does: '#' starts a comment, blank lines are
- * skipped, the first word is the patch (options may follow). */
+/* A stack's series file as every reader of the kit reads it (the shell
+ * scripts ask "matrix series"): '#' starts a comment, blank lines are
+ * skipped, every other line is one entry: a patch, or the alternatives of
+ * one change separated by '|' ("a.patch | a-other-tree.patch"), of which
+ * the first that applies at zero fuzz is pushed.  No quilt options: the
+ * kit applies every patch with -p1.  Returns the number of entries; on a
+ * bad line, -1 with the reason in series_err. */
+#define MAX_ALTS 4
+struct entry {
+	char *alt[MAX_ALTS];
+	int nalt;
+};
+static char series_err[4096];
+
+static int parse_series(const char *path, const char *shown, const char *dir,
+			const char *shown_dir, struct entry *ent, int max)
+{
+	char line[4096], file[4096];
+	int n = 0, lineno = 0;
+	FILE *f = fopen(path, "r");
+
+	if (!f) {
+		snprintf(series_err, sizeof(series_err), "open %s: %s", shown, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *p = strchr(line, '#'), *w, *first;
+		int bar = 1;
+
+		lineno++;
+		if (p)
+			*p = '\0';
+		first = strtok(line, " \t\r\n");
+		if (!first)
+			continue;
+		if (n == max) {
+			snprintf(series_err, sizeof(series_err), "%s lists more than %d patches", shown, max);
+			goto bad;
+		}
+		ent[n].nalt = 0;
+		for (w = first; w; w = strtok(NULL, " \t\r\n")) {
+			if (!strcmp(w, "|")) {
+				if (bar) {
+					snprintf(series_err, sizeof(series_err),
+						 "%s:%d: '|' must stand between two patches", shown, lineno);
+					goto bad;
+				}
+				bar = 1;
+				continue;
+			}
+			if (!bar) {
+				snprintf(series_err, sizeof(series_err),
+					 "%s:%d: '%s' after a patch: separate alternatives with '|' (the kit takes no quilt options; it applies with -p1)",
+					 shown, lineno, w);
+				goto bad;
+			}
+			if (strpbrk(w, "$'\"\\|`") || w[0] == '-') {
+				snprintf(series_err, sizeof(series_err),
+					 "%s: '%s' has a character the kit does not allow", shown, w);
+				goto bad;
+			}
+			snprintf(file, sizeof(file), "%s/%s", dir, w);
+			if (!is_file(file)) {
+				snprintf(series_err, sizeof(series_err),
+					 "%s lists '%s', which is not in %s", shown, w, shown_dir);
+				goto bad;
+			}
+			if (ent[n].nalt == MAX_ALTS) {
+				snprintf(series_err, sizeof(series_err),
+					 "%s:%d: more than %d alternatives", shown, lineno, MAX_ALTS);
+				goto bad;
+			}
+			ent[n].alt[ent[n].nalt++] = strdup(w);
+			bar = 0;
+		}
+		if (bar) {
+			snprintf(series_err, sizeof(series_err),
+				 "%s:%d: '|' must stand between two patches", shown, lineno);
+			goto bad;
+		}
+		n++;
+	}
+	fclose(f);
+	return n;
+bad:
+	fclose(f);
+	return -1;
+}
+
 static void read_variant(struct series *s, struct variant *v, const char *list)
 {
-	char path[4096], line[4096];
+	char path[8192], dir[4096];
+	struct entry ent[MAX_PATCHES];
 	struct sha256 c;
 	unsigned char sum[32];
 	char hex[65];
-	FILE *f;
+	int n, i, j;
 
 	snprintf(v->list, sizeof(v->list), "%s/%s", s->stack, list);
 	snprintf(path, sizeof(path), "%s/%s", root, v->list);
-	f = fopen(path, "r");
-	if (!f)
-		die_at(s->stack_node, "stack: open %s: %s", v->list, strerror(errno));
+	snprintf(dir, sizeof(dir), "%s/%s", root, s->stack);
+	n = parse_series(path, v->list, dir, s->stack, ent, MAX_PATCHES);
+	if (n < 0)
+		die_at(s->stack_node, "stack: %s", series_err);
+	if (!n)
+		die_at(s->stack_node, "stack: %s lists no patch", v->list);
 	sha256_init(&c);
 	hash_file(&c, s->stack_node, path);
-	while (fgets(line, sizeof(line), f)) {
-		char *p = strchr(line, '#'), *w;
+	for (i = 0; i < n; i++)
+		for (j = 0; j < ent[i].nalt; j++) {
+			const char *w = ent[i].alt[j];
 
-		if (p)
-			*p = '\0';
-		w = strtok(line, " \t\r\n");
-		if (!w)
-			continue;
-		if (v->npatch == MAX_PATCHES)
-			die_at(s->stack_node, "stack: %s lists more than %d patches", v->list, MAX_PATCHES);
-		if (strchr(w, '$') || strchr(w, '\'') || strchr(w, '"') || strchr(w, '\\'))
-			die_at(s->stack_node, "stack: %s: '%s' has a character the kit does not allow", v->list, w);
-		snprintf(path, sizeof(path), "%s/%s/%s", root, s->stack, w);
-		if (!is_file(path))
-			die_at(s->stack_node, "stack: %s lists '%s', which is not in %s", v->list, w, s->stack);
-		v->patch[v->npatch++] = strdup(w);
-		/* The name and the bytes: a renamed patch is another stack. */
-		sha256_update(&c, w, strlen(w) + 1);
-		hash_file(&c, s->stack_node, path);
-	}
-	fclose(f);
-	if (!v->npatch)
-		die_at(s->stack_node, "stack: %s lists no patch", v->list);
+			if (v->npatch == MAX_PATCHES)
+				die_at(s->stack_node, "stack: %s lists more than %d patches", v->list, MAX_PATCHES);
+			v->patch[v->npatch++] = ent[i].alt[j];
+			/* The name and the bytes: a renamed patch is another
+			 * stack; every alternative counts, whichever a tree takes. */
+			snprintf(path, sizeof(path), "%s/%s", dir, w);
+			sha256_update(&c, w, strlen(w) + 1);
+			hash_file(&c, s->stack_node, path);
+		}
 	sha256_final(&c, sum);
 	sha256_hex(sum, hex);
 	memcpy(v->hash, hex, 12);
 	v->hash[12] = '\0';
+}
+
+/* series LIST: the entries of a series file, one a line, alternatives
+ * separated by a space; the patches are looked for beside LIST. */
+static int print_series(const char *list)
+{
+	struct entry ent[MAX_PATCHES];
+	char dir[4096];
+	const char *slash = strrchr(list, '/');
+	int n, i, j;
+
+	if (slash)
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - list), list);
+	else
+		snprintf(dir, sizeof(dir), ".");
+	n = parse_series(list, list, dir[0] ? dir : "/", dir[0] ? dir : "/", ent, MAX_PATCHES);
+	if (n < 0) {
+		fprintf(stderr, "%s: %s\n", prog, series_err);
+		return EXIT_BAD;
+	}
+	if (!n) {
+		fprintf(stderr, "%s: %s lists no patch\n", prog, list);
+		return EXIT_BAD;
+	}
+	for (i = 0; i < n; i++)
+		for (j = 0; j < ent[i].nalt; j++)
+			printf("%s%s", ent[i].alt[j], j + 1 < ent[i].nalt ? " " : "\n");
+	return 0;
 }
 
 static int by_name(const void *a, const void *b)
@@ -643,6 +756,7 @@ int main(int argc, char **argv)
 		{ "mk", 0, MODE_MK }, { "list", 0, MODE_LIST }, { "check", 0, MODE_CHECK },
 		{ "get", 2, MODE_QUERY }, { "variants", 1, MODE_QUERY }, { "hash", 2, MODE_QUERY },
 		{ "expect", 3, MODE_QUERY }, { "set-version", 2, MODE_QUERY },
+		{ "series", 0, MODE_QUERY },
 	};
 	yaml_parser_t parser;
 	yaml_node_t *top, *list;
@@ -679,6 +793,9 @@ int main(int argc, char **argv)
 		snprintf(cbuf, sizeof(cbuf), "%s/test/cases", root);
 		cases_dir = cbuf;
 	}
+
+	if (!strcmp(cmd, "series"))
+		return print_series(file);
 
 	f = fopen(file, "r");
 	if (!f) {

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# build/apply on fixture trees: all or nothing, already present, conflicts,
-# wrong version, undo, git trees.
+# build/apply on fixture trees: all or nothing, verdicts per patch (already
+# present, partly present, conflict, blocked), wrong version, bad input,
+# undo, git trees and trees with their own quilt stack.
 . "$(dirname "$0")/lib.sh"
 
 # A 9.9.3 tree and a two-patch stack for 9.9 (the second builds on the first).
@@ -13,7 +14,7 @@ fixture() {
 	cat >9.9/a.patch <<-P &&
 	--- a/fs/ext4/super.c
 	+++ b/fs/ext4/super.c
-	@@ -1,5 +1,5 @@
+	@@ -1,5 +1,5 @@ int fill(void)
 	 one
 	-two
 	+TWO
@@ -42,6 +43,21 @@ fixture() {
 	printf "a.patch\nb.patch\n" >9.9/series
 }
 treesum() { (cd t && find . -type f | LC_ALL=C sort | xargs sha256sum) | sha256sum; }
+# The fixture with a quilt stack of its own pushed, as dpkg-source -x or a
+# distro's patch workflow leaves a tree: its .pc, patches and series.
+own_stack() {
+	fixture && printf "int dir;\n" >t/fs/ext4/dir.c && mkdir t/patches &&
+	printf -- "--- a/fs/ext4/dir.c\n+++ b/fs/ext4/dir.c\n@@ -1 +1 @@\n-int dir;\n+int dir = 1;\n" >t/patches/own.patch &&
+	echo own.patch >t/patches/series && (cd t && quilt --quiltrc=- push -aq >/dev/null)
+}
+# A quilt that pushes one patch and then fails, as a push that breaks half-way.
+fake_quilt() {
+	mkdir -p fake && real=$(command -v quilt) && cat >fake/quilt <<-Q && chmod +x fake/quilt
+	#!/bin/sh
+	case " \$* " in *" push "*) "$real" --quiltrc=- push -q >/dev/null; exit 1 ;; esac
+	exec "$real" "\$@"
+	Q
+}
 
 test_expect_success 'a clean tree gets the whole stack, in order' '
 	fixture && apply --stack 9.9 t >out && test_grep "a.patch: applies cleanly" out &&
@@ -57,11 +73,30 @@ test_expect_success 'a tree with one patch pre-applied gets only the other' '
 	fixture && patch -s -d t -p1 <9.9/a.patch && apply --stack 9.9 t >out &&
 	test_grep "a.patch: already present" out && test_grep "applied b.patch (1 already present, skipped)" out
 '
-test_expect_success 'a conflict changes nothing, exits 4 and names file and hunk' '
+test_expect_success 'a conflict changes nothing, exits 4, names file, hunk, function and the line that differs' '
 	fixture && printf "one\nzwei\nthree\nfour\nfive\n" >t/fs/ext4/super.c && before=$(treesum) &&
 	test_must_fail 4 apply --stack 9.9 t >out && test_grep "a.patch: CONFLICT" out &&
-	test_grep "fs/ext4/super.c: Hunk #1 FAILED" out && test "$(treesum)" = "$before" &&
-	test ! -e t/.pc && test ! -e t/.kit-apply
+	test_grep "fs/ext4/super.c hunk #1 (int fill(void)): line 2 reads .zwei., the patch expects .two.$" out &&
+	test "$(treesum)" = "$before" && test ! -e t/.pc && test ! -e t/.kit-apply
+'
+test_expect_success 'a patch that fails only because an earlier one did is blocked by it' '
+	fixture && printf "one\nzwei\nthree\nfour\nfive\n" >t/fs/ext4/super.c &&
+	test_must_fail 4 apply --stack 9.9 t >out && test_grep "b.patch: BLOCKED by a.patch" out &&
+	printf "alpha\nBETA?\ngamma\n" >t/fs/ext4/ext4.h && test_must_fail 4 apply --stack 9.9 t >out &&
+	test_grep "b.patch: CONFLICT" out && test_grep "fs/ext4/ext4.h hunk #1: line 2 reads .BETA?., the patch expects .beta." out
+'
+test_expect_success 'a half-applied patch is partly present, naming the hunks there and missing' '
+	fixture && patch -s -d t -p1 <9.9/a.patch && sed -i "s/^beta$/BETA/" t/fs/ext4/ext4.h && before=$(treesum) &&
+	test_must_fail 4 apply --stack 9.9 t >out && test_grep "a.patch: already present" out &&
+	test_grep "b.patch: PARTLY PRESENT: present: fs/ext4/ext4.h hunk #1; missing: fs/ext4/super.c hunk #1$" out &&
+	test "$(treesum)" = "$before"
+'
+test_expect_success 'under --force each hunk says where it landed: line, offset, function' '
+	fixture && mv 9.9 9.8 && printf "a.patch\n" >9.8/series &&
+	printf "/* new */\nint fill(void)\n{\n\tone;\n\ttwo;\n\tthree;\n\tfour;\n}\n" >t/fs/ext4/super.c &&
+	printf -- "--- a/fs/ext4/super.c\n+++ b/fs/ext4/super.c\n@@ -2,5 +2,5 @@ int fill(void)\n {\n \tone;\n-\ttwo;\n+\tTWO;\n \tthree;\n \tfour;\n" >9.8/a.patch &&
+	apply --force --stack 9.8 t >out && test_grep "a.patch: applies cleanly" out &&
+	test_grep "fs/ext4/super.c hunk #1: at line 3, offset 1 line(s), in int fill(void)$" out
 '
 test_expect_success 'dry-run reports and changes nothing' '
 	fixture && before=$(treesum) && apply --dry-run --stack 9.9 t >out &&
@@ -73,7 +108,7 @@ test_expect_success 'a stack for another series is refused (exit 2) unless force
 	apply --force --stack 9.8 t >out && test_grep "warning: using the 9.8 stack" out
 '
 test_expect_success 'a tree without a version is bad input' '
-	mkdir -p nov && echo "all:" >nov/Makefile && test_must_fail 2 apply --stack 9.9 nov 2>err &&
+	mkdir -p nov/fs/ext4 && echo "all:" >nov/Makefile && test_must_fail 2 apply --stack 9.9 nov 2>err &&
 	test_grep "no VERSION, PATCHLEVEL and SUBLEVEL" err
 '
 test_expect_success 'undo restores the tree byte for byte' '
@@ -85,6 +120,149 @@ test_expect_success 'on a git tree nothing of quilt reaches the index' '
 	apply --stack 9.9 t >/dev/null && test -z "$(git -C t diff --cached --name-only)" &&
 	test "$(git -C t diff --name-only | LC_ALL=C sort | tr "\n" " ")" = "fs/ext4/ext4.h fs/ext4/super.c " &&
 	apply --undo t >/dev/null && test -z "$(git -C t status --porcelain)"
+'
+test_expect_success 'a tree with its own quilt stack: a refused apply leaves it byte for byte' '
+	own_stack && printf "one\nzwei\nthree\nfour\nfive\n" >t/fs/ext4/super.c && before=$(treesum) &&
+	test_must_fail 4 apply --stack 9.9 t >out && test "$(treesum)" = "$before"
+'
+test_expect_success 'a tree with its own quilt stack: a failed push leaves it byte for byte' '
+	own_stack && fake_quilt && before=$(treesum) &&
+	PATH=$trash/fake:$PATH test_must_fail 1 apply --stack 9.9 t >out 2>err &&
+	test_grep "quilt push failed after a clean check; what the kit changed is restored" err &&
+	test "$(treesum)" = "$before" && test ! -e t/.kit-apply
+'
+test_expect_success 'a tree with its own quilt stack: apply and undo leave it byte for byte, its stack intact' '
+	own_stack && before=$(treesum) && apply --stack 9.9 t >out && test_grep "applied a.patch b.patch" out &&
+	test "$(cd t && quilt --quiltrc=- applied)" = own.patch && apply --undo t >/dev/null &&
+	test "$(treesum)" = "$before" && (cd t && quilt --quiltrc=- pop -aq >/dev/null) && test "$(cat t/fs/ext4/dir.c)" = "int dir;"
+'
+test_expect_success 'QUILT_* variables and a quiltrc are not read' '
+	own_stack && before=$(treesum) && mkdir -p home && printf "QUILT_PC=.pc\nQUILT_PATCH_OPTS=-R\n" >home/.quiltrc &&
+	HOME=$trash/home QUILT_PC=.pc QUILT_PATCHES=patches QUILT_SERIES=series QUILT_PATCH_OPTS=-R \
+		apply --stack 9.9 t >/dev/null && test "$(sed -n 3p t/fs/ext4/super.c)" = THREE &&
+	test "$(cd t && quilt --quiltrc=- applied)" = own.patch && test -d t/.kit-apply/pc &&
+	HOME=$trash/home QUILT_PC=.pc apply --undo t >/dev/null && test "$(treesum)" = "$before"
+'
+test_expect_success 'a git tree with staged and unstaged changes: apply and undo leave it byte for byte' '
+	fixture && git -C t init -q && git -C t add -A && git -C t -c user.name=k -c user.email=k@k commit -qm base &&
+	echo staged >t/fs/ext4/new.c && git -C t add fs/ext4/new.c && echo unstaged >>t/Makefile &&
+	git -C t status --porcelain >/dev/null && before=$(treesum) &&
+	apply --stack 9.9 t >/dev/null && apply --undo t >/dev/null && test "$(treesum)" = "$before"
+'
+test_expect_success 'undo removes what an earlier kit applied with its data in .pc' '
+	fixture && before=$(treesum) && mkdir t/.kit-apply && cp 9.9/a.patch t/.kit-apply/ && echo a.patch >t/.kit-apply/series &&
+	(cd t && QUILT_PC=.pc QUILT_PATCHES=$PWD/.kit-apply QUILT_SERIES=$PWD/.kit-apply/series quilt --quiltrc=- push -aq >/dev/null) &&
+	test "$(sed -n 2p t/fs/ext4/super.c)" = TWO && apply --undo t >/dev/null && test "$(treesum)" = "$before"
+'
+test_expect_success 'an earlier apply in place is not applied over' '
+	fixture && printf "a.patch\n" >9.9/series && apply --stack 9.9 t >/dev/null && before=$(treesum) &&
+	printf "a.patch\nb.patch\n" >9.9/series && test_must_fail 2 apply --stack 9.9 t 2>err &&
+	test_grep "an earlier apply is in place (.*/t/.kit-apply); undo it first" err && test "$(treesum)" = "$before"
+'
+# Bad input: exit 2, one line naming the path and what to do, nothing changed.
+test_expect_success 'an empty tree name is bad input, not the current directory' '
+	fixture && before=$(treesum) && (cd t && test_must_fail 2 apply --stack ../9.9 "") 2>err &&
+	test_grep "the tree is an empty name; name a kernel tree" err && test "$(treesum)" = "$before" && test $(wc -l <err) -eq 1
+'
+test_expect_success 'a missing tree is bad input' '
+	test_must_fail 2 apply --stack 9.9 gone 2>err && test_grep "^apply: gone: no such directory; name a kernel tree$" err
+'
+test_expect_success 'a tree without fs/ext4 is bad input, not a conflict' '
+	fixture && rm -r t/fs/ext4 && before=$(treesum) && test_must_fail 2 apply --stack 9.9 t 2>err &&
+	test_grep "t: no fs/ext4; name a kernel tree with the ext4 sources" err && test "$(treesum)" = "$before"
+'
+test_expect_success 'a missing --stack folder is named' '
+	fixture && test_must_fail 2 apply --stack nowhere/9.9 t 2>err &&
+	test_grep "^apply: nowhere/9.9: no such stack folder (--stack)" err
+'
+test_expect_success 'an option without its value is a usage error' '
+	fixture && test_must_fail 2 apply t --stack 2>err && test_grep "^usage:" err
+'
+ro_prereq() {
+	if [ "$(id -u)" != 0 ]; then test_set_prereq RO_TREE
+	elif unshare -m sh -c "mount --bind -o ro \"$trash\" \"$trash\"" 2>/dev/null; then test_set_prereq RO_TREE; fi
+}
+ro_prereq
+# ro CMD...: CMD with the tree t read-only (a read-only mount as root).
+ro() {
+	if [ "$(id -u)" != 0 ]; then chmod -R a-w t && rc=0 && "$@" || rc=$?; chmod -R u+w t; return $rc; fi
+	unshare -m sh -c "mount --bind -o ro t t && exec \"\$@\"" sh "$@"
+}
+test_expect_success RO_TREE 'an unwritable tree is bad input, named; a dry run still reads it' '
+	fixture && before=$(treesum) && test_must_fail 2 ro apply --stack 9.9 t 2>err &&
+	test_grep "t: not writable; make it writable or apply to a copy" err && test $(wc -l <err) -eq 1 &&
+	ro apply --dry-run --stack 9.9 t >out && test_grep "would apply a.patch b.patch" out && test "$(treesum)" = "$before"
+'
+# A copy of the kit with two more stacks, 9.8 and 9.12, around a 9.10 tree.
+kit_around() {
+	rm -rf kit && mkdir -p kit/test && cp -rp "$TOP/build" "$TOP/common" "$TOP/versions" "$TOP/matrix.yaml" kit/ &&
+	cp -rp "$TOP/test/cases" kit/test/ && mkdir kit/versions/9.8 kit/versions/9.12 &&
+	fixture && sed -i "s/^PATCHLEVEL = 9/PATCHLEVEL = 10/" t/Makefile && printf "pad\none\ntwo\nthree\n" >t/fs/ext4/super.c &&
+	printf -- "--- a/fs/ext4/super.c\n+++ b/fs/ext4/super.c\n@@ -1,3 +1,3 @@\n one\n-two\n+TWO\n three\n" >kit/versions/9.8/a.patch &&
+	printf -- "--- a/fs/ext4/ext4.h\n+++ b/fs/ext4/ext4.h\n@@ -1,3 +1,3 @@\n alpha\n-BETA?\n+BETA!\n gamma\n" >kit/versions/9.8/c.patch &&
+	echo a.patch >kit/versions/9.8/series && printf "a.patch\nc.patch\n" >kit/versions/9.8/series.hardened &&
+	printf -- "--- a/fs/ext4/super.c\n+++ b/fs/ext4/super.c\n@@ -1,3 +1,3 @@\n eins\n-zwei\n+ZWEI\n drei\n" >kit/versions/9.12/z.patch &&
+	echo z.patch >kit/versions/9.12/series
+}
+test_expect_success 'a tree of no kit series is refused, naming the nearest stacks and what a dry run of each says' '
+	kit_around && before=$(treesum) && KIT_BUILD=$TOP/.kit test_must_fail 2 kit/build/apply t >out 2>err &&
+	test_grep "the kit has no stack for 9.10" out &&
+	test_grep "^  versions/9.8: applies at offsets; hardened: conflicts in ext4.h$" out &&
+	test_grep "^  versions/9.12: conflicts in super.c$" out &&
+	test_grep "no stack for 9.10; try the nearest above with --force --stack DIR" err && test "$(treesum)" = "$before"
+'
+test_expect_success 'with --force a tree of no kit series takes the nearest stack that applies' '
+	kit_around && KIT_BUILD=$TOP/.kit kit/build/apply --force t >out &&
+	test_grep "using versions/9.8, the nearest that applies (--force)" out && test "$(sed -n 3p t/fs/ext4/super.c)" = TWO
+'
+# preimage PATCH TREE: the files PATCH changes, as it expects them: each
+# hunk's old side at its line, the function of its @@ line just before it,
+# a distinct filler line everywhere else.
+preimage() {
+	awk -v tree="$2" '
+		function flush() { if (out != "") { print "}" >out; close(out) } }
+		/^\+\+\+ / { flush(); f = $2; sub(/^[^\/]*\//, "", f); out = tree "/" f; n = 0
+			d = out; sub(/\/[^\/]*$/, "", d); system("mkdir -p \"" d "\""); next }
+		/^@@ / { split($2, o, ","); start = substr(o[1], 2); fn = $0; sub(/^@@ [^@]* @@ ?/, "", fn)
+			while (n < start - 2) print "/* filler " ++n " */" >out
+			if (n < start - 1) print (fn != "" ? fn : "/* filler " n + 1 " */") >out
+			n = start - 1; next }
+		out != "" && /^[ -]/ { print substr($0, 2) >out; n++ }
+		END { flush() }' "$1"
+}
+# tree54 FORM: a 5.4.301 tree with what the 5.4 stack touches, its
+# ext4_setup_system_zone() from the A form FORM expects ("" for the
+# three-argument 5.4.y form, "-with-ino" for trees with ce9f24cccdc0).
+tree54() {
+	rm -rf t && mkdir -p t/fs/ext4 && printf "VERSION = 5\nPATCHLEVEL = 4\nSUBLEVEL = 301\n" >t/Makefile &&
+	for p in fix-ext4-regression-in-v5.9-rc2-on-ro-fs-with-overlapped-bitmaps ext4-refuse-fitrim-when-shared_blocks-is-set \
+		ext4-handle-add_system_zone-failure-in-ext4_setup_system_zone$1; do
+		preimage "$TOP/versions/5.4/$p.patch" t || return 1
+	done
+}
+A54=ext4-handle-add_system_zone-failure-in-ext4_setup_system_zone
+test_expect_success 'a 5.4 tree whose add_system_zone() takes ino gets the form of A for it, and A is in its code' '
+	tree54 -with-ino && test_must_fail 1 check-fix-a t "$TOP"/common/upstream/A-*.patch 2>/dev/null &&
+	apply t >out && test_grep "^  $A54-with-ino.patch: applies cleanly (the first that fits of: $A54.patch $A54-with-ino.patch)$" out &&
+	test_grep "applied $A54-with-ino.patch fix-ext4-regression" out &&
+	check-fix-a t "$TOP"/common/upstream/A-*.patch >fixa && test_grep "fix A present" fixa
+'
+test_expect_success 'a 5.4.y tree (three arguments) gets the first form of A' '
+	tree54 "" && apply t >out && test_grep "^  $A54.patch: applies cleanly$" out &&
+	check-fix-a t "$TOP"/common/upstream/A-*.patch >/dev/null
+'
+test_expect_success 'a tree with A in another form: A is skipped, said so, and B applied' '
+	tree54 -with-ino && patch -s -d t -p1 <"$TOP/versions/5.4/$A54-with-ino.patch" &&
+	sed -i "0,/^\t\t\tif (ret)$/s//\t\t\tif (ret < 0)/" t/fs/ext4/block_validity.c &&
+	apply t >out && test_grep "^  $A54.patch: present in another form, skipped (fix A present: all [0-9]* add_system_zone() calls" out &&
+	test_grep "applied fix-ext4-regression-in-v5.9-rc2-on-ro-fs-with-overlapped-bitmaps.patch ext4-refuse-fitrim-when-shared_blocks-is-set.patch (1 already present, skipped)" out
+'
+test_expect_success 'a tree without A that no form fits: each form says why, and the code check too' '
+	tree54 -with-ino && sed -i "s/^\t\tcond_resched();$/\t\tcond_resched(); \/* distro *\//" t/fs/ext4/block_validity.c && before=$(treesum) &&
+	test_must_fail 4 apply t >out && test_grep "^  $A54.patch: CONFLICT$" out &&
+	test_grep "^    form $A54-with-ino.patch:$" out &&
+	test_grep "fs/ext4/block_validity.c hunk #1 (int ext4_setup_system_zone(struct super_block \*sb)): line 258 reads" out &&
+	test_grep "^    code check: .*fix A (e7bfb5c9bb3d) is missing: 1 add_system_zone() call" out && test "$(treesum)" = "$before"
 '
 test_expect_success 'the shipped stacks are found by the tree version' '
 	fixture && sed -i "s/^VERSION = 9/VERSION = 6/; s/^PATCHLEVEL = 9/PATCHLEVEL = 1/" t/Makefile &&

@@ -5,7 +5,7 @@
 
 good() {
 	mkdir -p versions/6.1 test/cases/plain && rm -f versions/6.1/series.* &&
-	echo "# the stack" >versions/6.1/series && echo "b.patch -p1" >>versions/6.1/series &&
+	echo "# the stack" >versions/6.1/series && echo "b.patch  # the fix" >>versions/6.1/series &&
 	echo B >versions/6.1/b.patch && touch test/cases/plain/expect.alt test/cases/plain/expect
 	cat >m.yaml <<'Y'
 series:
@@ -93,6 +93,25 @@ test_expect_success 'the stack hash covers the series file and every patch it pu
 	echo B2 >versions/6.1/b.patch && test "$($BIN/matrix hash m.yaml 6.1 patched)" != "$p" &&
 	echo "# a comment" >>versions/6.1/series.hardened && test "$($BIN/matrix hash m.yaml 6.1 hardened)" != "$h2" &&
 	test "$($BIN/matrix hash m.yaml 6.1 vanilla)" = -
+'
+test_expect_success 'the stack hash covers every alternative of an entry' '
+	good && echo C >versions/6.1/c.patch && echo "b.patch | c.patch" >versions/6.1/series &&
+	p=$($BIN/matrix hash m.yaml 6.1 patched) && echo C2 >versions/6.1/c.patch &&
+	test "$($BIN/matrix hash m.yaml 6.1 patched)" != "$p"
+'
+test_expect_success 'series: one entry a line, its alternatives separated by a space' '
+	good && echo C >versions/6.1/c.patch && printf "# top\n\nb.patch | c.patch  # either\nc.patch\n" >versions/6.1/series &&
+	$BIN/matrix series versions/6.1/series >out && printf "b.patch c.patch\nc.patch\n" >want && test_cmp want out &&
+	$BIN/matrix check m.yaml
+'
+test_expect_success 'series: options, a stray bar, a missing alternative are refused with the line' '
+	good && echo "b.patch -p0" >versions/6.1/series && test_must_fail 2 $BIN/matrix series versions/6.1/series 2>err &&
+	test_grep "series:1: .-p0. after a patch: separate alternatives with .|. (the kit takes no quilt options" err &&
+	test_must_fail 2 $BIN/matrix check m.yaml 2>err && test_grep "stack: versions/6.1/series:1: .-p0. after a patch" err &&
+	printf "b.patch\nb.patch |\n" >versions/6.1/series && test_must_fail 2 $BIN/matrix series versions/6.1/series 2>err &&
+	test_grep "series:2: .|. must stand between two patches" err &&
+	echo "b.patch | gone.patch" >versions/6.1/series && test_must_fail 2 $BIN/matrix series versions/6.1/series 2>err &&
+	test_grep "lists .gone.patch., which is not in versions/6.1" err
 '
 test_expect_success 'expect: the override, then expect.VARIANT, expect.patched for a flavour, then expect' '
 	good && cp versions/6.1/series versions/6.1/series.hardened &&

@@ -62,6 +62,12 @@ test_expect_success 'another author than the original is a lint error' '
 test_expect_success 'the HTML page is written beside the Markdown' '
 	orig && stack "" && review_it >/dev/null 2>&1 && test_grep "<h2 id=\"s9.9\">9.9</h2>" out/review.html
 '
+test_expect_success 'every alternative of an entry is reviewed against its original' '
+	orig && stack "" && sed "s/^+c$/+C/" v/9.9/p.patch >v/9.9/q.patch && echo "p.patch | q.patch" >v/9.9/series &&
+	test_must_fail 1 review_it 2>err >/dev/null &&
+	test_grep "9.9/q.patch: deviates functionally from X-fix.patch without a .\[ 9.9: ... \]. note" err &&
+	test_grep "^1. p.patch, or where that does not apply, q.patch$" out/review.md
+'
 test_expect_success 'the shipped stacks have no lint error' '
 	review --results none out2 >log 2>&1 && test_grep "9 series, 0 lint error" log
 '

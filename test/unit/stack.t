@@ -47,4 +47,13 @@ test_expect_success 'a variant pops what was pushed, after the stacks changed un
 	{ kernel 9.9 patched t obj out s >out1 2>&1 || :; } && test_grep "2 patch(es) of versions/9.9/series applied" out1 &&
 	test "$(tr -d "\n" <t/fs/ext4/super.c)" = aBc
 '
+test_expect_success 'of alternatives the tree takes the first that applies, and quilt sees only it' '
+	tree && printf "bad.patch | good.patch\n" >s/series &&
+	{ kernel 9.9 patched t obj out s >log 2>&1 || :; } &&
+	test "$(tr -d "\n" <t/fs/ext4/super.c)" = aBc && echo good.patch >want && test_cmp want out/series.pushed &&
+	test_grep "alternatives bad.patch good.patch: this tree takes good.patch" log &&
+	printf -- "--- a/fs/ext4/super.c\n+++ b/fs/ext4/super.c\n@@ -1,3 +1,3 @@\n a\n-b\n+B1\n c\n" >s/one.patch &&
+	printf "one.patch | good.patch\n" >s/series && { kernel 9.9 patched t obj out s >/dev/null 2>&1 || :; } &&
+	test "$(tr -d "\n" <t/fs/ext4/super.c)" = aB1c
+'
 test_done
