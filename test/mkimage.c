@@ -29,6 +29,10 @@
  *   point FILE at WHERE            the first block of FILE (a path of the
  *                                  tree) moved onto WHERE: reading FILE then
  *                                  reads that metadata unless the kernel stops it
+ *   bigalloc                       clusters of 16 blocks (-C 16384, so one
+ *                                  group, and s_first_data_block 0 while the
+ *                                  superblock stays at block 1); no resize
+ *                                  inode, which bigalloc cannot have
  *   journal-file NAME              the journal moved to a regular, immutable
  *                                  inode linked in the root as NAME, as
  *                                  tune2fs -j on a mounted filesystem leaves
@@ -151,6 +155,7 @@ struct recipe {
 	char dedup_name[64];
 	int dedup_copies;
 	char journal_file[64];	/* empty: the journal stays in its inode */
+	int bigalloc;
 };
 
 static void bad_line(const char *file, int line, const char *fmt, ...)
@@ -280,6 +285,10 @@ static void read_recipe(const char *file, struct recipe *r)
 				bad_line(file, line, "usage: %s GROUP at PLACE", tok[0]);
 			m->group = number(file, line, tok[1]);
 			parse_where(file, line, m, tok + 3, n - 3);
+		} else if (!strcmp(tok[0], "bigalloc")) {
+			if (n != 1)
+				bad_line(file, line, "usage: bigalloc");
+			r->bigalloc = 1;
 		} else if (!strcmp(tok[0], "journal-file")) {
 			if (n != 2 || strlen(tok[1]) >= sizeof(r->journal_file) || strchr(tok[1], '/'))
 				bad_line(file, line, "usage: journal-file NAME (a name in the root, no '/')");
@@ -400,7 +409,9 @@ static void make_tree(const char *root, FILE *man)
 
 /* ---- mke2fs ---- */
 
-static void run_mke2fs(const char *img, const char *tree)
+#define FEATURES "64bit,flex_bg,metadata_csum,extent,huge_file,dir_nlink,extra_isize,has_journal,^metadata_csum_seed"
+
+static void run_mke2fs(const char *img, const char *tree, int bigalloc)
 {
 	char t[32];
 	pid_t pid;
@@ -428,12 +439,20 @@ static void run_mke2fs(const char *img, const char *tree)
 		/* The host's mke2fs.conf must not change the image. */
 		setenv("MKE2FS_CONFIG", tmpconf, 1);
 		setenv("E2FSPROGS_FAKE_TIME", t, 1);
-		execlp("mke2fs", "mke2fs", "-q", "-F", "-t", "ext4",
-		       "-b", "1024", "-g", "2048", "-N", "512", "-I", "256", "-J", "size=1",
-		       "-O", "64bit,flex_bg,metadata_csum,extent,huge_file,dir_nlink,extra_isize,has_journal,^metadata_csum_seed",
-		       "-U", UUID, "-L", "kit-image",
-		       "-E", "hash_seed=" HASH_SEED ",root_owner=0:0,lazy_itable_init=0,lazy_journal_init=0,nodiscard",
-		       "-d", tree, img, "16384", (char *)NULL);
+		if (bigalloc)
+			execlp("mke2fs", "mke2fs", "-q", "-F", "-t", "ext4",
+			       "-b", "1024", "-C", "16384", "-N", "512", "-I", "256", "-J", "size=1",
+			       "-O", FEATURES ",bigalloc,^resize_inode",
+			       "-U", UUID, "-L", "kit-image",
+			       "-E", "hash_seed=" HASH_SEED ",root_owner=0:0,lazy_itable_init=0,lazy_journal_init=0,nodiscard",
+			       "-d", tree, img, "16384", (char *)NULL);
+		else
+			execlp("mke2fs", "mke2fs", "-q", "-F", "-t", "ext4",
+			       "-b", "1024", "-g", "2048", "-N", "512", "-I", "256", "-J", "size=1",
+			       "-O", FEATURES,
+			       "-U", UUID, "-L", "kit-image",
+			       "-E", "hash_seed=" HASH_SEED ",root_owner=0:0,lazy_itable_init=0,lazy_journal_init=0,nodiscard",
+			       "-d", tree, img, "16384", (char *)NULL);
 		fprintf(stderr, "%s: exec mke2fs: %s\n", prog, strerror(errno));
 		_exit(127);
 	}
@@ -513,13 +532,15 @@ static blk64_t place(ext2_filsys fs, const struct move *m)
 
 static blk64_t base_place(ext2_filsys fs, const struct move *m)
 {
-	blk64_t first = fs->super->s_first_data_block;
+	/* The primary superblock is at byte 1024 whatever s_first_data_block
+	 * says (bigalloc with 1k blocks has it 0); the descriptors follow it. */
+	blk64_t sb = SUPERBLOCK_OFFSET / fs->blocksize;
 
 	switch (m->where) {
 	case W_SB:
-		return first;
+		return sb;
 	case W_GDT:
-		return first + 1;
+		return sb + 1;
 	case W_PAST_END:
 		return ext2fs_blocks_count(fs->super) + 16;
 	case W_BACKUP_SB:
@@ -798,7 +819,7 @@ int main(int argc, char **argv)
 	if (!man)
 		die("create %s:", tmpman);
 	make_tree(tmptree, man);
-	run_mke2fs(tmpimg, tmptree);
+	run_mke2fs(tmpimg, tmptree, r.bigalloc);
 
 	snprintf(t, sizeof(t), "%ld", FAKE_TIME);
 	setenv("E2FSPROGS_FAKE_TIME", t, 1);

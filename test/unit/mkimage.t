@@ -171,4 +171,14 @@ test_expect_success 'leak-resize-dind: one-block points at the resize inode doub
 	d=$(debugfs -R "stat <7>" leak-resize-dind.img 2>/dev/null | sed -n "s/^(DIND):\([0-9]*\).*/\1/p") && test -n "$d" &&
 	test "$(debugfs -R "blocks one-block" leak-resize-dind.img 2>/dev/null | tr -d " ")" = "$d"
 '
+test_expect_success 'bigalloc: clusters of 16 blocks, first data block 0, superblock at 1; e2fsck clean' '
+	img bigalloc && test_grep "^Filesystem features:.* bigalloc" bigalloc.dump &&
+	test_grep "^First block: *0$" bigalloc.dump && test_grep "^Cluster size: *16384$" bigalloc.dump &&
+	test_grep "Primary superblock at 1, Group descriptors at 2-2" bigalloc.dump &&
+	e2fsck -fn bigalloc.img && contents_match bigalloc.img
+'
+test_expect_success 'bigalloc-leak-gdt: one-block is the primary descriptor block, not the superblock' '
+	img bigalloc-leak-gdt && test "$(debugfs -R "blocks one-block" bigalloc-leak-gdt.img 2>/dev/null | tr -d " ")" = 2 &&
+	img leak-superblock && test "$(debugfs -R "blocks one-block" leak-superblock.img 2>/dev/null | tr -d " ")" = 2049
+'
 test_done
