@@ -68,6 +68,21 @@ test_expect_success 'every alternative of an entry is reviewed against its origi
 	test_grep "9.9/q.patch: deviates functionally from X-fix.patch without a .\[ 9.9: ... \]. note" err &&
 	test_grep "^1. p.patch, or where that does not apply, q.patch$" out/review.md
 '
+test_expect_success 'the verdicts name what the flavour refuses and where it still leaks' '
+	orig && stack "" && cat >res.json <<-\J &&
+	{"schema": 2, "series": [{"name": "9.9", "status": "run", "kernel": "9.9.1", "stacks": {}, "cells": [
+	 {"case": "a", "variant": "vanilla", "status": "PASS", "actual": "refused EUCLEAN", "leaks": false},
+	 {"case": "a", "variant": "patched", "status": "PASS", "actual": "refused EUCLEAN", "leaks": false},
+	 {"case": "b", "variant": "patched", "status": "PASS", "actual": "ro ok, read EUCLEAN, rw ok", "leaks": false},
+	 {"case": "c", "variant": "patched", "status": "PASS", "actual": "ro ok, LEAKS, rw EINVAL", "leaks": true},
+	 {"case": "d", "variant": "patched", "status": "FAIL", "actual": "refused EIO", "leaks": false},
+	 {"case": "e", "variant": "patched", "status": "PASS", "actual": "mounted", "leaks": false},
+	 {"case": "f", "variant": "vanilla", "status": "PASS", "actual": "ro ok, LEAKS, rw ok", "leaks": true}]}]}
+	J
+	review --versions v --upstream up --results res.json out >log 2>&1 &&
+	test_grep "^Refused by this flavour, at mount or at first read, as expected: a (refused EUCLEAN), b (ro ok, read EUCLEAN, rw ok)\.$" out/review.md &&
+	test_grep "^Known weaknesses (as expected, but a file read metadata back): c\.$" out/review.md
+'
 test_expect_success 'the shipped stacks have no lint error' '
 	review --results none out2 >log 2>&1 && test_grep "9 series, 0 lint error" log
 '
