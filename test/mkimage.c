@@ -33,6 +33,10 @@
  *                                  group, and s_first_data_block 0 while the
  *                                  superblock stays at block 1); no resize
  *                                  inode, which bigalloc cannot have
+ *   journal-at WHERE               the journal's one extent, content and all,
+ *                                  moved to start at WHERE (over whatever is
+ *                                  there: "journal-at backup-superblock 1 -4"
+ *                                  covers that backup superblock)
  *   journal-file NAME              the journal moved to a regular, immutable
  *                                  inode linked in the root as NAME, as
  *                                  tune2fs -j on a mounted filesystem leaves
@@ -156,6 +160,8 @@ struct recipe {
 	int dedup_copies;
 	char journal_file[64];	/* empty: the journal stays in its inode */
 	int bigalloc;
+	int journal_at;
+	struct move journal_where;
 };
 
 static void bad_line(const char *file, int line, const char *fmt, ...)
@@ -289,6 +295,11 @@ static void read_recipe(const char *file, struct recipe *r)
 			if (n != 1)
 				bad_line(file, line, "usage: bigalloc");
 			r->bigalloc = 1;
+		} else if (!strcmp(tok[0], "journal-at")) {
+			if (n < 2)
+				bad_line(file, line, "usage: journal-at PLACE");
+			parse_where(file, line, &r->journal_where, tok + 1, n - 1);
+			r->journal_at = 1;
 		} else if (!strcmp(tok[0], "journal-file")) {
 			if (n != 2 || strlen(tok[1]) >= sizeof(r->journal_file) || strchr(tok[1], '/'))
 				bad_line(file, line, "usage: journal-file NAME (a name in the root, no '/')");
@@ -764,6 +775,58 @@ static void journal_file(ext2_filsys fs, const struct recipe *r, FILE *man)
 	free(zero);
 }
 
+/* The journal's one extent moved, content and all, to start at a place;
+ * the superblock's backup of the journal inode's blocks follows. */
+static void journal_at(ext2_filsys fs, const struct recipe *r)
+{
+	ext2_ino_t ino = fs->super->s_journal_inum;
+	ext2_extent_handle_t h;
+	struct ext2fs_extent ext, next;
+	struct ext2_inode inode;
+	unsigned char *buf;
+	blk64_t to;
+	errcode_t err;
+
+	if (!ino)
+		die("journal-at: the image has no journal");
+	to = place(fs, &r->journal_where);
+	err = ext2fs_extent_open(fs, ino, &h);
+	if (!err)
+		err = ext2fs_extent_get(h, EXT2_EXTENT_ROOT, &ext);
+	if (err)
+		die_fs(err, "journal-at: read the journal's extent");
+	if (!(ext.e_flags & EXT2_EXTENT_FLAGS_LEAF) || ext.e_lblk != 0 ||
+	    ext2fs_extent_get(h, EXT2_EXTENT_NEXT_LEAF, &next) != EXT2_ET_EXTENT_NO_NEXT)
+		die("journal-at: the journal is not one extent");
+	if (to + ext.e_len > ext2fs_blocks_count(fs->super))
+		die("journal-at: %u blocks from %llu do not fit in the image", ext.e_len, (unsigned long long)to);
+	buf = malloc((size_t)ext.e_len * fs->blocksize);
+	if (!buf)
+		die("out of memory");
+	err = io_channel_read_blk64(fs->io, ext.e_pblk, (int)ext.e_len, buf);
+	if (!err)
+		err = io_channel_write_blk64(fs->io, to, (int)ext.e_len, buf);
+	if (err)
+		die_fs(err, "journal-at: copy the journal");
+	free(buf);
+	/* Back to the root: the NEXT_LEAF probe moved the handle. */
+	err = ext2fs_extent_get(h, EXT2_EXTENT_ROOT, &ext);
+	if (!err) {
+		ext.e_pblk = to;
+		err = ext2fs_extent_replace(h, 0, &ext);
+	}
+	if (!err)
+		err = ext2fs_extent_fix_parents(h);
+	ext2fs_extent_free(h);
+	if (!err)
+		err = ext2fs_read_inode(fs, ino, &inode);
+	if (err)
+		die_fs(err, "journal-at: move the journal's extent");
+	memcpy(fs->super->s_jnl_blocks, inode.i_block, EXT2_N_BLOCKS * 4);
+	fs->super->s_jnl_blocks[15] = inode.i_size_high;
+	fs->super->s_jnl_blocks[16] = inode.i_size;
+}
+
 /* Move the first block of a file onto a metadata block, through the
  * extent API (the inode checksum is recomputed when it is written). */
 static void point_file(ext2_filsys fs, const struct recipe *r)
@@ -845,6 +908,8 @@ int main(int argc, char **argv)
 		die("%s: share-fill without share-bitmaps", argv[1]);
 	if (r.share_bitmaps)
 		share_bitmaps(fs, &r);
+	if (r.journal_at)
+		journal_at(fs, &r);
 	if (r.point)
 		point_file(fs, &r);
 	apply_moves(fs, &r);

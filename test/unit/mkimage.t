@@ -181,4 +181,15 @@ test_expect_success 'bigalloc-leak-gdt: one-block is the primary descriptor bloc
 	img bigalloc-leak-gdt && test "$(debugfs -R "blocks one-block" bigalloc-leak-gdt.img 2>/dev/null | tr -d " ")" = 2 &&
 	img leak-superblock && test "$(debugfs -R "blocks one-block" leak-superblock.img 2>/dev/null | tr -d " ")" = 2049
 '
+test_expect_success 'covering-journal: the journal, content and all, starts 4 blocks before group 1 backup superblock' '
+	img covering-journal && j=$(sed -n "s/^Journal inode: *//p" covering-journal.dump) &&
+	test "$(debugfs -R "blocks <$j>" covering-journal.img 2>/dev/null | tr " " "\n" | grep . | head -1)" = 2045 &&
+	test "$(debugfs -R "blocks <$j>" covering-journal.img 2>/dev/null | wc -w)" -eq 1024 &&
+	test "$(dd if=covering-journal.img bs=1024 skip=2045 count=1 2>/dev/null | od -An -N4 -tx1 | tr -d " ")" = c03b3998 &&
+	test "$(debugfs -R "blocks one-block" covering-journal.img 2>/dev/null | tr -d " ")" = 2049
+'
+test_expect_success 'journal-at refuses a place the journal does not fit' '
+	printf "journal-at past-end\n" >r && test_must_fail 1 $BIN/mkimage r out.img 2>err &&
+	test_grep "journal-at: 1024 blocks from .* do not fit in the image" err && test ! -e out.img
+'
 test_done
