@@ -2,12 +2,17 @@
 /*
  * guest-init: the static /init of every test guest.
  *
- * For each line of /plan ("DEV CASE ro|rw [opts=O] [probe-rw] [fitrim]") it
+ * For each line of /plan ("DEV CASE ro|rw [opts=O] [probe-rw] [fitrim]
+ * [revalidate] [remount-rw]") it
  * mounts /dev/DEV as asked, checks every file against /manifests/CASE, tries
  * the write paths, and reports in KTAP.  With fitrim it also asks the
  * mounted filesystem to discard its free space (FITRIM, as fstrim does),
  * then mounts it again read-only and checks every file once more: a
- * filesystem that trusted bitmaps it should not have lost data.  Facts go to "# out: " lines (the host
+ * filesystem that trusted bitmaps it should not have lost data.  With
+ * revalidate a read-only mount is remounted with block_validity and every
+ * file checked again (what the page cache kept must not outlive the
+ * checks); with remount-rw it is remounted read-write, as "mount -o
+ * remount,rw" does.  Facts go to "# out: " lines (the host
  * compares them with the case's expected verdict), the kernel's own
  * messages of that case to "# kmsg: " lines, all on /dev/ttyS1.  An Oops, BUG, WARNING, KASAN
  * or panic line in the case's kernel log makes it "not ok", whatever the
@@ -205,7 +210,7 @@ static int write_probe(const char *mnt, int roundtrip)
 
 struct plan {
 	char dev[16], name[64], mode[4], opts[128];
-	int probe_rw, fitrim;
+	int probe_rw, fitrim, revalidate, remount_rw;
 };
 
 /* FITRIM over the whole filesystem: "fitrim: ok, N bytes" or the error. */
@@ -248,6 +253,16 @@ static int run_case(int n, const struct plan *p)
 		say("# out: write: %s\n", errname(write_probe(mnt, rw)));
 		if (rw)
 			check_files(p->name, mnt);
+		if (!rw && p->revalidate) {
+			int e = mount(dev, mnt, "ext4", MS_REMOUNT | MS_RDONLY, "block_validity") ? errno : 0;
+
+			say("# out: revalidate: %s\n", errname(e));
+			if (!e)
+				check_files(p->name, mnt);
+		}
+		if (!rw && p->remount_rw)
+			say("# out: remount-rw: %s\n",
+			    errname(mount(dev, mnt, "ext4", MS_REMOUNT, opts) ? errno : 0));
 		say("# out: umount: %s\n", errname(umount(mnt) ? errno : 0));
 		if (p->fitrim) {
 			/* What is on the disk now, not what the cache kept. */
@@ -304,6 +319,10 @@ static int read_plan(struct plan *pl)
 				p->probe_rw = 1;
 			else if (!strcmp(tok, "fitrim"))
 				p->fitrim = 1;
+			else if (!strcmp(tok, "revalidate"))
+				p->revalidate = 1;
+			else if (!strcmp(tok, "remount-rw"))
+				p->remount_rw = 1;
 		}
 		if (i >= 3)
 			n++;

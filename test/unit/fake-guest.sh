@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # A stand-in for QEMU and the guest, for tests of the runner and reports:
 # it reads the plan from the initramfs and answers as $FAKE says: ok,
-# silent (never answers), panic, hang, trouble or wrong (in case b).
+# silent (never answers), panic, hang, trouble, wrong, leak, reval or
+# revalleak (in case b).
 # shellcheck shell=sh
 export KIT_CACHE="$trash/cache" KIT_CASES_DIR="$trash/cases" KIT_IMAGES="$trash/images"
 export KIT_QEMU="$trash/fake-qemu" KIT_GUEST_INIT="$trash/init" KIT_GUEST_TIMEOUT=3
@@ -63,6 +64,10 @@ setup() {
 		trouble:b) echo "# out: mount: ok"; echo "# kmsg: hello b"; echo "not ok $n b # ERROR kernel trouble: WARNING: at fs/ext4"; continue ;;
 		wrong:b) echo "# out: mount: EUCLEAN"; echo "# kmsg: hello b"; echo "ok $n b"; continue ;;
 		leak:b) echo "# out: mount: ok"; echo "# out: files: 1 bad (first: b: content differs)"; echo "# kmsg: hello b"; echo "ok $n b"; continue ;;
+		reval:b | revalleak:b)
+			echo "# out: mount: ok"; echo "# out: files: 1 bad (first: b: content differs)"; echo "# out: revalidate: ok"
+			if [ "$FAKE" = reval ]; then echo "# out: files: 1 bad (first: b: EUCLEAN)"; else echo "# out: files: 1 bad (first: b: content differs)"; fi
+			echo "# kmsg: hello b"; echo "ok $n b"; continue ;;
 		esac
 		echo "# out: mount: ok"; echo "some kernel line"; echo "# kmsg: hello $c"; echo "ok $n $c"
 	done

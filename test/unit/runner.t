@@ -54,8 +54,25 @@ test_expect_success 'a flavour takes expect.patched unless it has its own' '
 	printf "mount: ok\n" >cases/b/expect.hardened && judge 9.9 hardened r &&
 	test "$(st r b)" = FAIL && test "$(st r b expect)" = b/expect.hardened
 '
+test_expect_success 'after a block_validity remount only the reads that follow count as leaks' '
+	setup && guest reval vanilla r && test "$(st r b actual)" = "mounted, revalidated read EUCLEAN" &&
+	test "$(st r b leaks)" = False &&
+	guest revalleak vanilla r && test "$(st r b actual)" = "mounted, revalidated LEAKS" &&
+	test "$(st r b leaks)" = True
+'
 test_expect_success 'a variant the stack does not have is refused by the judge' '
 	setup && FAKE=ok run-guest 9.9 other kernel r &&
 	test_must_fail 2 judge 9.9 other r 2>err && test_grep "not a variant of 9.9" err
+'
+# Last: the extra cases stay in the trash directory.
+test_expect_success 'more cases than 26 disks take a second boot, none lost or blamed' '
+	rm -rf cases images && setup && for c in d e f g h i j k l m n o p q r s t u v w x y z zz1 zz2 zz3; do
+		mkdir -p cases/$c && echo "ro" >cases/$c/mount && printf "mount: ok\nkmsg~ hello $c\n" >cases/$c/expect &&
+		: >images/$c.img && : >images/$c.img.manifest || return 1
+	done &&
+	guest ok vanilla r && test -f r/boot2.log && test ! -f r/boot3.log &&
+	test "$(grep -c "	DONE	" r/boot.tsv)" -eq 29 &&
+	test "$(st r a)$(st r zz3)" = PASSPASS &&
+	test "$(python3 -c "import json; print(sum(c[\"status\"] == \"PASS\" for c in json.load(open(\"r/cells.json\"))[\"cells\"]))")" -eq 29
 '
 test_done
