@@ -33,6 +33,10 @@
  *                                  group, and s_first_data_block 0 while the
  *                                  superblock stays at block 1); no resize
  *                                  inode, which bigalloc cannot have
+ *   meta_bg                        groups of 512 blocks (32 of them, two meta
+ *                                  groups of 16) with meta_bg: each meta
+ *                                  group's descriptor block in its first,
+ *                                  second and last group; no resize inode
  *   journal-at WHERE               the journal's one extent, content and all,
  *                                  moved to start at WHERE (over whatever is
  *                                  there: "journal-at backup-superblock 1 -4"
@@ -45,7 +49,8 @@
  *                                  returns the journal shows as a leak
  * WHERE: superblock | gdt | past-end | backup-superblock G | backup-gdt G |
  *        inode-table G | journal | resize-dind (the resize inode's
- *        double-indirect block), then optionally +N or -N blocks
+ *        double-indirect block) | meta-gdt G (with meta_bg, the descriptor
+ *        block group G holds), then optionally +N or -N blocks
  *        ("inode-table 1 at backup-superblock 1 -4": a table that starts
  *        four blocks before that backup and covers it)
  */
@@ -132,7 +137,7 @@ static void usage(void)
 
 /* ---- the recipe ---- */
 
-enum where { W_SB, W_GDT, W_PAST_END, W_BACKUP_SB, W_BACKUP_GDT, W_ITABLE, W_JOURNAL, W_RESIZE };
+enum where { W_SB, W_GDT, W_PAST_END, W_BACKUP_SB, W_BACKUP_GDT, W_ITABLE, W_JOURNAL, W_RESIZE, W_META_GDT };
 enum what { OP_BB, OP_IB, OP_IT };
 
 struct move {
@@ -160,6 +165,7 @@ struct recipe {
 	int dedup_copies;
 	char journal_file[64];	/* empty: the journal stays in its inode */
 	int bigalloc;
+	int meta_bg;
 	int journal_at;
 	struct move journal_where;
 };
@@ -219,8 +225,10 @@ static void parse_where(const char *file, int line, struct move *m, char **tok, 
 		m->where = W_JOURNAL;
 	else if (!strcmp(tok[0], "resize-dind") && n == 1)
 		m->where = W_RESIZE;
+	else if (!strcmp(tok[0], "meta-gdt") && n == 2)
+		m->where = W_META_GDT, m->arg = number(file, line, tok[1]);
 	else
-		bad_line(file, line, "unknown place '%s' (superblock, gdt, past-end, backup-superblock G, backup-gdt G, inode-table G, journal, resize-dind)", tok[0]);
+		bad_line(file, line, "unknown place '%s' (superblock, gdt, past-end, backup-superblock G, backup-gdt G, inode-table G, journal, resize-dind, meta-gdt G)", tok[0]);
 }
 
 static void read_recipe(const char *file, struct recipe *r)
@@ -295,6 +303,10 @@ static void read_recipe(const char *file, struct recipe *r)
 			if (n != 1)
 				bad_line(file, line, "usage: bigalloc");
 			r->bigalloc = 1;
+		} else if (!strcmp(tok[0], "meta_bg")) {
+			if (n != 1)
+				bad_line(file, line, "usage: meta_bg");
+			r->meta_bg = 1;
 		} else if (!strcmp(tok[0], "journal-at")) {
 			if (n < 2)
 				bad_line(file, line, "usage: journal-at PLACE");
@@ -422,7 +434,7 @@ static void make_tree(const char *root, FILE *man)
 
 #define FEATURES "64bit,flex_bg,metadata_csum,extent,huge_file,dir_nlink,extra_isize,has_journal,^metadata_csum_seed"
 
-static void run_mke2fs(const char *img, const char *tree, int bigalloc)
+static void run_mke2fs(const char *img, const char *tree, int bigalloc, int meta_bg)
 {
 	char t[32];
 	pid_t pid;
@@ -450,7 +462,14 @@ static void run_mke2fs(const char *img, const char *tree, int bigalloc)
 		/* The host's mke2fs.conf must not change the image. */
 		setenv("MKE2FS_CONFIG", tmpconf, 1);
 		setenv("E2FSPROGS_FAKE_TIME", t, 1);
-		if (bigalloc)
+		if (meta_bg)
+			execlp("mke2fs", "mke2fs", "-q", "-F", "-t", "ext4",
+			       "-b", "1024", "-g", "512", "-N", "512", "-I", "256", "-J", "size=1",
+			       "-O", FEATURES ",meta_bg,^resize_inode",
+			       "-U", UUID, "-L", "kit-image",
+			       "-E", "hash_seed=" HASH_SEED ",root_owner=0:0,lazy_itable_init=0,lazy_journal_init=0,nodiscard",
+			       "-d", tree, img, "16384", (char *)NULL);
+		else if (bigalloc)
 			execlp("mke2fs", "mke2fs", "-q", "-F", "-t", "ext4",
 			       "-b", "1024", "-C", "16384", "-N", "512", "-I", "256", "-J", "size=1",
 			       "-O", FEATURES ",bigalloc,^resize_inode",
@@ -583,6 +602,18 @@ static blk64_t base_place(ext2_filsys fs, const struct move *m)
 		if (!inode.i_block[EXT2_DIND_BLOCK])
 			die("the resize inode has no double-indirect block");
 		return inode.i_block[EXT2_DIND_BLOCK];
+	}
+	case W_META_GDT: {
+		blk64_t super, old_desc, new_desc;
+		blk_t used;
+
+		if (!ext2fs_has_feature_meta_bg(fs->super))
+			die("meta-gdt: the image has no meta_bg");
+		if (m->arg >= fs->group_desc_count)
+			die("no group %u (the image has %u)", m->arg, fs->group_desc_count);
+		if (ext2fs_super_and_bgd_loc2(fs, m->arg, &super, &old_desc, &new_desc, &used) || !new_desc)
+			die("group %u holds no descriptor block", m->arg);
+		return new_desc;
 	}
 	case W_ITABLE:
 		if (m->arg >= fs->group_desc_count)
@@ -882,7 +913,9 @@ int main(int argc, char **argv)
 	if (!man)
 		die("create %s:", tmpman);
 	make_tree(tmptree, man);
-	run_mke2fs(tmpimg, tmptree, r.bigalloc);
+	if (r.bigalloc && r.meta_bg)
+		die("%s: bigalloc and meta_bg: one layout at a time", argv[1]);
+	run_mke2fs(tmpimg, tmptree, r.bigalloc, r.meta_bg);
 
 	snprintf(t, sizeof(t), "%ld", FAKE_TIME);
 	setenv("E2FSPROGS_FAKE_TIME", t, 1);

@@ -192,4 +192,18 @@ test_expect_success 'journal-at refuses a place the journal does not fit' '
 	printf "journal-at past-end\n" >r && test_must_fail 1 $BIN/mkimage r out.img 2>err &&
 	test_grep "journal-at: 1024 blocks from .* do not fit in the image" err && test ! -e out.img
 '
+test_expect_success 'meta_bg: 32 groups of 512 blocks, descriptor blocks in groups 0, 1, 15, 16, 17, 31; e2fsck clean' '
+	img meta-bg && test_grep "^Filesystem features:.* meta_bg" meta-bg.dump &&
+	test $(grep -c "^Group [0-9]" meta-bg.dump) -eq 32 &&
+	test "$(grep -c "Group descriptor at" meta-bg.dump)" -eq 6 &&
+	e2fsck -fn meta-bg.img && contents_match meta-bg.img
+'
+test_expect_success 'meta-bg-leak-gdt: one-block is group 16 descriptor block; meta-gdt needs meta_bg' '
+	img meta-bg-leak-gdt && test "$(debugfs -R "blocks one-block" meta-bg-leak-gdt.img 2>/dev/null | tr -d " ")" = 8193 &&
+	grep -A1 "^Group 16:" meta-bg-leak-gdt.dump | grep -q "Group descriptor at 8193" &&
+	printf "point one-block at meta-gdt 16\n" >r && test_must_fail 1 $BIN/mkimage r out.img 2>err &&
+	test_grep "meta-gdt: the image has no meta_bg" err && test ! -e out.img &&
+	printf "meta_bg\nbigalloc\n" >r && test_must_fail 1 $BIN/mkimage r out.img 2>err &&
+	test_grep "bigalloc and meta_bg: one layout at a time" err
+'
 test_done
