@@ -3,7 +3,7 @@
  * guest-init: the static /init of every test guest.
  *
  * For each line of /plan ("DEV CASE ro|rw [opts=O] [probe-rw] [fitrim]
- * [revalidate] [remount-rw]") it
+ * [revalidate] [remount-rw] [getfsmap]") it
  * mounts /dev/DEV as asked, checks every file against /manifests/CASE, tries
  * the write paths, and reports in KTAP.  With fitrim it also asks the
  * mounted filesystem to discard its free space (FITRIM, as fstrim does),
@@ -12,7 +12,9 @@
  * revalidate a read-only mount is remounted with block_validity and every
  * file checked again (what the page cache kept must not outlive the
  * checks); with remount-rw it is remounted read-write, as "mount -o
- * remount,rw" does.  Facts go to "# out: " lines (the host
+ * remount,rw" does; with getfsmap it asks for the filesystem's space map
+ * (GETFSMAP, which reads the bitmaps) and counts the extents it returns.
+ * Facts go to "# out: " lines (the host
  * compares them with the case's expected verdict), the kernel's own
  * messages of that case to "# kmsg: " lines, all on /dev/ttyS1.  An Oops, BUG, WARNING, KASAN
  * or panic line in the case's kernel log makes it "not ok", whatever the
@@ -32,6 +34,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <linux/fs.h>
+#include <linux/fsmap.h>
 #include "sha256.h"
 
 #define MAX_CASES 64
@@ -210,8 +213,48 @@ static int write_probe(const char *mnt, int roundtrip)
 
 struct plan {
 	char dev[16], name[64], mode[4], opts[128];
-	int probe_rw, fitrim, revalidate, remount_rw;
+	int probe_rw, fitrim, revalidate, remount_rw, getfsmap;
 };
+
+/* GETFSMAP over the whole device: "getfsmap: ok, N extents (F free)". */
+static void getfsmap(const char *mnt)
+{
+	enum { BATCH = 64 };
+	static char buf[sizeof(struct fsmap_head) + BATCH * sizeof(struct fsmap)];
+	struct fsmap_head *h = (struct fsmap_head *)buf;
+	unsigned long long n = 0, free_ext = 0;
+	int fd = open(mnt, O_RDONLY | O_DIRECTORY), e = 0, rounds = 0;
+
+	memset(buf, 0, sizeof(buf));
+	h->fmh_count = BATCH;
+	h->fmh_keys[1].fmr_device = ~0U;
+	h->fmh_keys[1].fmr_physical = ~0ULL;
+	h->fmh_keys[1].fmr_owner = ~0ULL;
+	h->fmh_keys[1].fmr_offset = ~0ULL;
+	h->fmh_keys[1].fmr_flags = ~0U;
+	while (fd >= 0 && rounds++ < 1000) {
+		unsigned int i;
+
+		if (ioctl(fd, FS_IOC_GETFSMAP, h)) {
+			e = errno;
+			break;
+		}
+		for (i = 0; i < h->fmh_entries; i++)
+			free_ext += h->fmh_recs[i].fmr_owner == FMR_OWN_FREE;
+		n += h->fmh_entries;
+		if (!h->fmh_entries || (h->fmh_recs[h->fmh_entries - 1].fmr_flags & FMR_OF_LAST))
+			break;
+		fsmap_advance(h);
+	}
+	if (fd < 0)
+		e = errno;
+	else
+		close(fd);
+	if (e)
+		say("# out: getfsmap: %s\n", errname(e));
+	else
+		say("# out: getfsmap: ok, %llu extents (%llu free)\n", n, free_ext);
+}
 
 /* FITRIM over the whole filesystem: "fitrim: ok, N bytes" or the error. */
 static void fitrim(const char *mnt)
@@ -250,6 +293,8 @@ static int run_case(int n, const struct plan *p)
 		check_files(p->name, mnt);
 		if (p->fitrim)
 			fitrim(mnt);
+		if (p->getfsmap)
+			getfsmap(mnt);
 		say("# out: write: %s\n", errname(write_probe(mnt, rw)));
 		if (rw)
 			check_files(p->name, mnt);
@@ -323,6 +368,8 @@ static int read_plan(struct plan *pl)
 				p->revalidate = 1;
 			else if (!strcmp(tok, "remount-rw"))
 				p->remount_rw = 1;
+			else if (!strcmp(tok, "getfsmap"))
+				p->getfsmap = 1;
 		}
 		if (i >= 3)
 			n++;
