@@ -146,7 +146,27 @@ static int hash_file(const char *path, char hex[65], int *err)
 	return 0;
 }
 
-/* "files: ok" when every manifest entry matches, else the first problem. */
+/* Whether FILE's content is what /manifests/NAME.meta says reading it
+ * returns when nothing stops the read: the metadata it points at. */
+static int is_metadata(const char *name, const char *rel, const char *hex)
+{
+	char path[512], line[512], want[65], file[400];
+	int found = 0;
+	FILE *m;
+
+	snprintf(path, sizeof(path), "/manifests/%s.meta", name);
+	m = fopen(path, "r");
+	if (!m)
+		return 0;
+	while (!found && fgets(line, sizeof(line), m))
+		found = sscanf(line, "%64s %399s", want, file) == 2 &&
+			!strcmp(file, rel) && !strcmp(want, hex);
+	fclose(m);
+	return found;
+}
+
+/* "files: ok" when every manifest entry matches, else the first problem;
+ * content that is the metadata the file points at says so. */
 static void check_files(const char *name, const char *mnt)
 {
 	char path[512], line[512], hex[65], first[600] = "";
@@ -173,7 +193,8 @@ static void check_files(const char *name, const char *mnt)
 		} else if (strcmp(hex, want)) {
 			bad++;
 			if (!first[0])
-				snprintf(first, sizeof(first), "%s: content differs", rel);
+				snprintf(first, sizeof(first), "%s: content differs%s", rel,
+					 is_metadata(name, rel, hex) ? ", reads metadata" : "");
 		}
 	}
 	fclose(m);

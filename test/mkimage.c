@@ -6,7 +6,10 @@
  * mke2fs -d from it (fixed UUID, hash seed and time), then rewrites group
  * descriptors as the recipe asks through libext2fs, recomputing every
  * bitmap and descriptor checksum.  Next to IMAGE it writes IMAGE.manifest
- * ("sha256  path" per file, as sha256sum prints it).  Everything is written
+ * ("sha256  path" per file, as sha256sum prints it) and IMAGE.meta: for a
+ * file the recipe points at metadata (point, journal-file), what reading it
+ * returns when nothing stops the read, so a leak can be told from any other
+ * wrong content.  Everything is written
  * under temporary names and renamed only on success.
  *
  * Recipe lines ('#' starts a comment):
@@ -75,7 +78,14 @@
 #define MAX_OPS 32
 
 static const char *prog = "mkimage";
-static char tmpimg[4096], tmpman[4096], tmptree[4096], tmpconf[4200];
+static char tmpimg[4096], tmpman[4096], tmpmeta[4096], tmptree[4096], tmpconf[4200];
+
+/* What IMAGE.meta says: the pointed file reads block meta_blk (its first
+ * meta_size bytes), the journal file reads the journal (journal_hex). */
+static blk64_t meta_blk;
+static unsigned long long meta_size;
+static unsigned int meta_bsize;
+static char journal_hex[65];
 
 /* mke2fs reads only this, so the host's mke2fs.conf cannot change images. */
 static const char mke2fs_conf[] =
@@ -99,6 +109,8 @@ static void cleanup(void)
 		unlink(tmpimg);
 	if (tmpman[0])
 		unlink(tmpman);
+	if (tmpmeta[0])
+		unlink(tmpmeta);
 	if (tmpconf[0])
 		unlink(tmpconf);
 	/* The tree, depth first, without following links or using a shell. */
@@ -802,6 +814,23 @@ static void journal_file(ext2_filsys fs, const struct recipe *r, FILE *man)
 		die_fs(err, "journal-file: write the inodes");
 	fs->super->s_journal_inum = ino;
 	hash_line(man, r->journal_file, (const unsigned char *)"", 0);
+	{
+		ext2_file_t f;
+		unsigned char buf[4096], sum[32];
+		unsigned int got;
+		struct sha256 c;
+
+		sha256_init(&c);
+		err = ext2fs_file_open(fs, ino, 0, &f);
+		while (!err && !(err = ext2fs_file_read(f, buf, sizeof(buf), &got)) && got)
+			sha256_update(&c, buf, got);
+		if (!err)
+			err = ext2fs_file_close(f);
+		if (err)
+			die_fs(err, "journal-file: read the journal");
+		sha256_final(&c, sum);
+		sha256_hex(sum, journal_hex);
+	}
 	free(inode);
 	free(zero);
 }
@@ -879,12 +908,48 @@ static void point_file(ext2_filsys fs, const struct recipe *r)
 		die_fs(err, "read the extent of the file to point");
 	ext.e_pblk = place(fs, &r->point_where);
 	ext.e_len = 1;
+	{
+		struct ext2_inode inode;
+
+		if (ext2fs_read_inode(fs, ino, &inode))
+			die("read the inode of %s", r->point_file);
+		/* Only a file that is that one block reads it whole. */
+		if (EXT2_I_SIZE(&inode) <= fs->blocksize) {
+			meta_blk = ext.e_pblk;
+			meta_size = EXT2_I_SIZE(&inode);
+			meta_bsize = fs->blocksize;
+		}
+	}
 	err = ext2fs_extent_replace(h, 0, &ext);
 	if (!err)
 		err = ext2fs_extent_fix_parents(h);
 	ext2fs_extent_free(h);
 	if (err)
 		die_fs(err, "point the file");
+}
+
+/* IMAGE.meta, from the image as written: "sha256  path" of what each
+ * file the recipe pointed at metadata reads when nothing stops it. */
+static void write_meta(const char *image, const char *meta, const struct recipe *r)
+{
+	FILE *f = fopen(meta, "w");
+
+	if (!f)
+		die("create %s:", meta);
+	if (meta_size) {
+		unsigned char buf[4096];
+		int fd = open(image, O_RDONLY);
+
+		if (fd < 0 || meta_size > sizeof(buf) ||
+		    pread(fd, buf, meta_size, (off_t)(meta_blk * meta_bsize)) != (ssize_t)meta_size)
+			die("read block %llu of %s:", (unsigned long long)meta_blk, image);
+		close(fd);
+		hash_line(f, r->point_file, buf, meta_size);
+	}
+	if (journal_hex[0])
+		fprintf(f, "%s  %s\n", journal_hex, r->journal_file);
+	if (fclose(f))
+		die("write %s:", meta);
 }
 
 int main(int argc, char **argv)
@@ -904,6 +969,7 @@ int main(int argc, char **argv)
 
 	snprintf(tmpimg, sizeof(tmpimg), "%s.tmp.%d", img, (int)getpid());
 	snprintf(tmpman, sizeof(tmpman), "%s.manifest.tmp.%d", img, (int)getpid());
+	snprintf(tmpmeta, sizeof(tmpmeta), "%s.meta.tmp.%d", img, (int)getpid());
 	snprintf(tmptree, sizeof(tmptree), "%s/kit-tree.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	if (!(dir = mkdtemp(tmptree))) {
 		tmptree[0] = '\0';
@@ -967,6 +1033,7 @@ int main(int argc, char **argv)
 
 	if (fclose(man))
 		die("write %s:", tmpman);
+	write_meta(tmpimg, tmpmeta, &r);
 	{
 		char final[4200];
 
@@ -974,6 +1041,10 @@ int main(int argc, char **argv)
 		if (rename(tmpman, final))
 			die("rename %s:", tmpman);
 		tmpman[0] = '\0';
+		snprintf(final, sizeof(final), "%s.meta", img);
+		if (rename(tmpmeta, final))
+			die("rename %s:", tmpmeta);
+		tmpmeta[0] = '\0';
 		if (rename(tmpimg, img))
 			die("rename %s:", tmpimg);
 		tmpimg[0] = '\0';

@@ -206,4 +206,11 @@ test_expect_success 'meta-bg-leak-gdt: one-block is group 16 descriptor block; m
 	printf "meta_bg\nbigalloc\n" >r && test_must_fail 1 $BIN/mkimage r out.img 2>err &&
 	test_grep "bigalloc and meta_bg: one layout at a time" err
 '
+test_expect_success 'IMAGE.meta: what a file pointed at metadata reads, from the image as written' '
+	img leak-superblock && echo "$(dd if=leak-superblock.img bs=1024 skip=2049 count=1 2>/dev/null | sha256sum | cut -d" " -f1)  one-block" >want &&
+	test_cmp want leak-superblock.img.meta &&
+	img journal-file && debugfs -R "dump /.journal j.out" journal-file.img 2>/dev/null && test -s j.out &&
+	echo "$(sha256sum <j.out | cut -d" " -f1)  .journal" >want && test_cmp want journal-file.img.meta &&
+	img plain && test_cmp /dev/null plain.img.meta
+'
 test_done
