@@ -42,7 +42,7 @@ static void usage(void)
 		"  mk FILE                        the matrix as make variables\n"
 		"  list FILE                      the series names, one a line\n"
 		"  check FILE                     validate only\n"
-		"  get FILE SERIES KEY            one field (KEY: verified, stack, fixes.A,\n"
+		"  get FILE SERIES KEY            one field (KEY: verified, oldest, stack, fixes.A,\n"
 		"                                 source.debian.version, ...); exit 1 if absent\n"
 		"  variants FILE SERIES           vanilla, patched, then each flavour\n"
 		"  hash FILE SERIES VARIANT       the stack's identity for that variant\n"
@@ -749,7 +749,7 @@ int main(int argc, char **argv)
 {
 	static const char *const top_keys[] = { "series", NULL };
 	static const char *const s_keys[] = {
-		"name", "source", "stack", "fixes", "verified", "expect", NULL
+		"name", "source", "stack", "fixes", "verified", "oldest", "expect", NULL
 	};
 	static const char *const fix_keys[] = { "A", "B", NULL };
 	static const struct { const char *name; int nargs; enum mode m; } cmds[] = {
@@ -863,6 +863,8 @@ int main(int argc, char **argv)
 
 		if ((v = get(sn, "verified")))
 			out(m, name, "verified", word(v, "verified"));
+		if ((v = get(sn, "oldest")))
+			out(m, name, "oldest", word(v, "oldest"));
 		if ((v = get(sn, "expect")))
 			expect_overrides(m, s, v);
 		if (m == MODE_LIST)

@@ -68,6 +68,13 @@ test_expect_success 'get reads one field by its path; an absent one exits 1' '
 	test_must_fail 1 $BIN/matrix get m.yaml 6.1 verified >out && test ! -s out &&
 	test_must_fail 2 $BIN/matrix get m.yaml 9.9 verified 2>err && test_grep "no series .9.9." err
 '
+test_expect_success 'oldest is a release word, read by get and made a make variable' '
+	good && printf "    oldest: 6.1.6\n" >>m.yaml && $BIN/matrix check m.yaml &&
+	test "$($BIN/matrix get m.yaml 6.1 oldest)" = 6.1.6 &&
+	$BIN/matrix mk m.yaml >mk && test_grep "^S_6.1_oldest := 6.1.6$" mk &&
+	good && printf "    oldest: [6.1.6]\n" >>m.yaml && test_must_fail 2 $BIN/matrix check m.yaml 2>err &&
+	test_grep "oldest" err
+'
 test_expect_success 'variants come from the stack: series, then each series.FLAVOUR' '
 	good && test "$($BIN/matrix variants m.yaml 6.1)" = "vanilla patched" &&
 	printf "b.patch\nh.patch\n" >versions/6.1/series.hardened && echo H >versions/6.1/h.patch &&
