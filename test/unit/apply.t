@@ -115,6 +115,18 @@ test_expect_success 'undo restores the tree byte for byte' '
 	fixture && before=$(treesum) && apply --stack 9.9 t >/dev/null && test "$(treesum)" != "$before" &&
 	apply --undo t >/dev/null && test "$(treesum)" = "$before" && test ! -e t/.pc && test ! -e t/.kit-apply
 '
+# treestate: every entry of t with its type, mode, size, mtime and content.
+treestate() { (cd t && find . -printf "%y %m %s %T@ %p\n" | LC_ALL=C sort && find . -type f | LC_ALL=C sort | xargs sha256sum); }
+test_expect_success 'undo --dry-run says what undo would remove and restore, and changes nothing' '
+	fixture && apply --stack 9.9 t >/dev/null && before=$(treestate) && apply --dry-run --undo t >out &&
+	test_grep "t: undo would remove a.patch b.patch and .*/t/.kit-apply, restoring fs/ext4/ext4.h, fs/ext4/super.c (--dry-run: nothing changed)$" out &&
+	test "$(treestate)" = "$before" && test "$(sed -n 3p t/fs/ext4/super.c)" = THREE
+'
+test_expect_success 'undo --dry-run of an undo that would fail says so (exit 1) and changes nothing' '
+	fixture && apply --stack 9.9 t >/dev/null && echo edited >>t/fs/ext4/ext4.h && before=$(treestate) &&
+	test_must_fail 1 apply --dry-run --undo t >out 2>err &&
+	test_grep "t: undo would fail: quilt cannot remove the kit.s patches" err && test "$(treestate)" = "$before"
+'
 test_expect_success 'on a git tree nothing of quilt reaches the index' '
 	fixture && git -C t init -q && git -C t add -A && git -C t -c user.name=k -c user.email=k@k commit -qm base &&
 	apply --stack 9.9 t >/dev/null && test -z "$(git -C t diff --cached --name-only)" &&
