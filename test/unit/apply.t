@@ -125,7 +125,14 @@ test_expect_success 'undo --dry-run says what undo would remove and restore, and
 test_expect_success 'undo --dry-run of an undo that would fail says so (exit 1) and changes nothing' '
 	fixture && apply --stack 9.9 t >/dev/null && echo edited >>t/fs/ext4/ext4.h && before=$(treestate) &&
 	test_must_fail 1 apply --dry-run --undo t >out 2>err &&
-	test_grep "t: undo would fail: quilt cannot remove the kit.s patches" err && test "$(treestate)" = "$before"
+	test_grep "t: undo would fail: b.patch does not come off cleanly, a file it changes was edited since the apply (.*/t/fs/ext4/ext4.h, .*/t/fs/ext4/super.c); take that edit out, then undo (--dry-run: nothing changed)$" err && test "$(treestate)" = "$before"
+'
+test_expect_success 'an undo that would fail half-way changes nothing (exit 1)' '
+	fixture && printf "int dir;\n" >t/fs/ext4/dir.c && printf "c.patch\na.patch\nb.patch\n" >9.9/series &&
+	printf -- "--- a/fs/ext4/dir.c\n+++ b/fs/ext4/dir.c\n@@ -1 +1 @@\n-int dir;\n+int dir = 1;\n" >9.9/c.patch &&
+	apply --stack 9.9 t >/dev/null && echo edited >>t/fs/ext4/dir.c && before=$(treestate) &&
+	test_must_fail 1 apply --undo t >out 2>err && test_grep "t: undo would fail: c.patch does not come off cleanly, a file it changes was edited since the apply (.*/t/fs/ext4/dir.c); take that edit out, then undo (nothing changed)$" err && test $(wc -l <err) -eq 1 &&
+	test "$(treestate)" = "$before"
 '
 test_expect_success 'on a git tree nothing of quilt reaches the index' '
 	fixture && git -C t init -q && git -C t add -A && git -C t -c user.name=k -c user.email=k@k commit -qm base &&
