@@ -228,11 +228,35 @@ test_expect_success 'a tree of no kit series is refused, naming the nearest stac
 	test_grep "the kit has no stack for 9.10" out &&
 	test_grep "^  versions/9.8: applies at offsets; hardened: conflicts in ext4.h$" out &&
 	test_grep "^  versions/9.12: conflicts in super.c$" out &&
-	test_grep "no stack for 9.10; try the nearest above with --force --stack DIR" err && test "$(treesum)" = "$before"
+	test_grep "^apply: no stack for 9.10; --force takes versions/9.8, the nearest that applies (2 release(s) away; see above)" err &&
+	test "$(treesum)" = "$before"
 '
 test_expect_success 'with --force a tree of no kit series takes the nearest stack that applies' '
 	kit_around && KIT_BUILD=$TOP/.kit kit/build/apply --force t >out &&
-	test_grep "using versions/9.8, the nearest that applies (--force)" out && test "$(sed -n 3p t/fs/ext4/super.c)" = TWO
+	test_grep "using versions/9.8, the nearest that applies, 2 release(s) away (--force)" out && test "$(sed -n 3p t/fs/ext4/super.c)" = TWO
+'
+test_expect_success 'with --force and a flavour none of the nearest applies with: refused (exit 2), as the hint said, nothing changed' '
+	kit_around && before=$(treesum) && KIT_BUILD=$TOP/.kit test_must_fail 2 kit/build/apply --flavour hardened t >out 2>err &&
+	test_grep "^apply: no stack for 9.10, and none of the nearest applies with the hardened flavour (see above); nothing to force" err &&
+	KIT_BUILD=$TOP/.kit test_must_fail 2 kit/build/apply --force --flavour hardened t >out 2>err &&
+	test_grep "^apply: no stack for 9.10, and none of the nearest applies with the hardened flavour" err &&
+	test $(wc -l <err) -eq 1 && test "$(treesum)" = "$before" && test ! -e t/.kit-apply
+'
+test_expect_success 'with --force, of the nearest stacks that apply the one fewer releases away is taken' '
+	kit_around && mv kit/versions/9.12 kit/versions/9.11 && cp kit/versions/9.8/a.patch kit/versions/9.11/z.patch &&
+	KIT_BUILD=$TOP/.kit kit/build/apply --dry-run --force t >out &&
+	test_grep "using versions/9.11, the nearest that applies, 1 release(s) away (--force)" out
+'
+test_expect_success 'with --force, of two stacks as near that apply the newer is taken' '
+	kit_around && cp kit/versions/9.8/a.patch kit/versions/9.12/z.patch && KIT_BUILD=$TOP/.kit kit/build/apply --dry-run --force t >out &&
+	test_grep "using versions/9.12, the nearest that applies, 2 release(s) away (--force)" out
+'
+test_expect_success 'the distance between series counts a major version as 20 releases' '
+	kit_around && sed -i "s/^VERSION = 9/VERSION = 8/; s/^PATCHLEVEL = 10/PATCHLEVEL = 19/" t/Makefile &&
+	rm -r kit/versions/9.8 && mkdir kit/versions/8.15 && cp kit/versions/9.12/z.patch kit/versions/9.12/series kit/versions/8.15/ &&
+	sed -i "s/ eins/ one/; s/-zwei/-two/; s/+ZWEI/+TWO/; s/ drei/ three/" kit/versions/8.15/z.patch && cp kit/versions/8.15/z.patch kit/versions/9.12/ &&
+	mv kit/versions/9.12 kit/versions/9.1 && KIT_BUILD=$TOP/.kit kit/build/apply --dry-run --force t >out &&
+	test_grep "using versions/9.1, the nearest that applies, 2 release(s) away (--force)" out
 '
 # preimage PATCH TREE: the files PATCH changes, as it expects them: each
 # hunk's old side at its line, the function of its @@ line just before it,
