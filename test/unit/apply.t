@@ -307,6 +307,12 @@ test_expect_success 'a tree without A that no form fits: each form says why, and
 	test_grep "fs/ext4/block_validity.c hunk #1 (int ext4_setup_system_zone(struct super_block \*sb)): line 258 reads" out &&
 	test_grep "^    code check: .*fix A (e7bfb5c9bb3d) is missing: 1 add_system_zone() call" out && test "$(treesum)" = "$before"
 '
+test_expect_success 'the code check names the tree.s own file and says what the tree needs, not what the kit.s maintainers do' '
+	tree54 -with-ino && sed -i "s/^\t\tcond_resched();$/\t\tcond_resched(); \/* distro *\//" t/fs/ext4/block_validity.c &&
+	test_must_fail 4 apply t >out && grep "^    code check: " out >said &&
+	test_grep "^    code check: $trash/t/fs/ext4/block_validity.c: fix A (e7bfb5c9bb3d) is missing: 1 add_system_zone() call(s) in ext4_setup_system_zone() ignore the return value; none of the stack.s 2 forms of A fits this code (see above): it needs a form of A written for it, as one more alternative on A.s line of the series file$" said &&
+	! grep -e matrix.yaml -e kit-apply\\. said
+'
 test_expect_success 'the shipped stacks are found by the tree version' '
 	fixture && sed -i "s/^VERSION = 9/VERSION = 6/; s/^PATCHLEVEL = 9/PATCHLEVEL = 1/" t/Makefile &&
 	test_must_fail 4 apply --dry-run t >out && test_grep "stack versions/6.1/series (verified on 6.1.192)" out &&
