@@ -79,6 +79,18 @@ test_expect_success 'a conflict changes nothing, exits 4, names file, hunk, func
 	test_grep "fs/ext4/super.c hunk #1 (int fill(void)): line 2 reads .zwei., the patch expects .two.$" out &&
 	test "$(treesum)" = "$before" && test ! -e t/.pc && test ! -e t/.kit-apply
 '
+test_expect_success 'a conflict where the tree lacks a line of the hunk names that line, at the tree.s line number' '
+	fixture && printf "one\nthree\nfour\nfive\n" >t/fs/ext4/super.c && test_must_fail 4 apply --stack 9.9 t >out &&
+	test_grep "fs/ext4/super.c hunk #1 (int fill(void)): line 2 reads .three., the patch expects .two. before it (the file lacks that line)$" out
+'
+test_expect_success 'a conflict where the tree has a line more in the hunk names that line' '
+	fixture && printf "one\ntwo\nextra\nthree\nfour\nfive\n" >t/fs/ext4/super.c && test_must_fail 4 apply --stack 9.9 t >out &&
+	test_grep "fs/ext4/super.c hunk #1 (int fill(void)): line 3 reads .extra., a line the patch does not have (it expects .three. next)$" out
+'
+test_expect_success 'a conflict in white space only says so' '
+	fixture && printf "one\ntwo \nthree\nfour\nfive\n" >t/fs/ext4/super.c && test_must_fail 4 apply --stack 9.9 t >out &&
+	test_grep "fs/ext4/super.c hunk #1 (int fill(void)): line 2 reads .two ., the patch expects .two. (they differ in white space only)$" out
+'
 test_expect_success 'a patch that fails only because an earlier one did is blocked by it' '
 	fixture && printf "one\nzwei\nthree\nfour\nfive\n" >t/fs/ext4/super.c &&
 	test_must_fail 4 apply --stack 9.9 t >out && test_grep "b.patch: BLOCKED by a.patch" out &&
@@ -306,6 +318,12 @@ test_expect_success 'a tree without A that no form fits: each form says why, and
 	test_grep "^    form $A54-with-ino.patch:$" out &&
 	test_grep "fs/ext4/block_validity.c hunk #1 (int ext4_setup_system_zone(struct super_block \*sb)): line 258 reads" out &&
 	test_grep "^    code check: .*fix A (e7bfb5c9bb3d) is missing: 1 add_system_zone() call" out && test "$(treesum)" = "$before"
+'
+test_expect_success 'a 5.4 tree that lacks cond_resched() in the loop A changes: the conflict names that line' '
+	tree54 -with-ino && sed -i "/^\t\tcond_resched();$/d" t/fs/ext4/block_validity.c &&
+	n=$(awk "/^\t\tif \(ext4_bg_has_super\(sb, i\) &&\$/ { print NR; exit }" t/fs/ext4/block_validity.c) && test -n "$n" &&
+	test_must_fail 4 apply t >out &&
+	test_grep "block_validity.c hunk #1 (int ext4_setup_system_zone(struct super_block \*sb)): line $n reads ...if (ext4_bg_has_super(sb, i) &&., the patch expects ...cond_resched();. before it (the file lacks that line)$" out
 '
 test_expect_success 'the code check names the tree.s own file and says what the tree needs, not what the kit.s maintainers do' '
 	tree54 -with-ino && sed -i "s/^\t\tcond_resched();$/\t\tcond_resched(); \/* distro *\//" t/fs/ext4/block_validity.c &&
