@@ -110,6 +110,32 @@ test_expect_success 'under --force each hunk says where it landed: line, offset,
 	apply --force --stack 9.8 t >out && test_grep "a.patch: applies cleanly" out &&
 	test_grep "fs/ext4/super.c hunk #1: at line 3, offset 1 line(s), in int fill(void)$" out
 '
+# landing FUNCTION-OF-THE-@@-LINE: a 9.8 stack whose one hunk lands, with
+# an offset, after a label and in front of a macro at column 0 that is
+# part of its context.
+landing() {
+	fixture && mv 9.9 9.8 && printf "a.patch\n" >9.8/series &&
+	printf "/* new */\nstatic int fill_a_super_block_with_a_long_name(struct super_block *sb, int silent)\n{\n\tone;\nout:\n\ttwo;\nDEFINE(x);\n\tthree;\n\tfour;\n}\n" >t/fs/ext4/super.c &&
+	printf -- "--- a/fs/ext4/super.c\n+++ b/fs/ext4/super.c\n@@ -5,5 +5,5 @@ %s\n \ttwo;\n DEFINE(x);\n-\tthree;\n+\tTHREE;\n \tfour;\n }\n" "$1" >9.8/a.patch
+}
+test_expect_success 'where a hunk lands names the function before it, not a label or a macro of its context' '
+	landing "out:" && apply --dry-run --force --stack 9.8 t >out &&
+	test_grep "fs/ext4/super.c hunk #1: at line 6, offset 1 line(s), in static int fill_a_super_block_with_a_long_name(struct super_block \*sb, int silent)$" out
+'
+test_expect_success 'where a hunk lands: no warning when the patch names the function, or the label diff names' '
+	landing "static int fill_a_super_block_with_a_long_name(struct super_block *sb, int silent)" &&
+	apply --dry-run --force --stack 9.8 t >out && ! grep "the patch says" out &&
+	landing "out:" && apply --dry-run --force --stack 9.8 t >out && ! grep "the patch says" out
+'
+test_expect_success 'where a hunk lands: the function is compared on its first 40 characters, as GNU diff keeps it' '
+	landing "static int fill_a_super_block_with_a_long_name(struct super_block *sb, int quiet)" &&
+	apply --dry-run --force --stack 9.8 t >out && ! grep "the patch says" out &&
+	landing "static int fill_a_super_block_with_a_lon" && apply --dry-run --force --stack 9.8 t >out && ! grep "the patch says" out
+'
+test_expect_success 'where a hunk lands: a function other than the patch names is said' '
+	landing "int other(void)" && apply --dry-run --force --stack 9.8 t >out &&
+	test_grep "in static int fill_a_super_block_with_a_long_name(struct super_block \*sb, int silent) (the patch says: int other(void))$" out
+'
 test_expect_success 'dry-run reports and changes nothing' '
 	fixture && before=$(treesum) && apply --dry-run --stack 9.9 t >out &&
 	test_grep "would apply a.patch b.patch" out && test "$(treesum)" = "$before" && test ! -e t/.pc
