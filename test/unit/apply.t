@@ -172,6 +172,12 @@ test_expect_success 'an undo that would fail half-way changes nothing (exit 1)' 
 	test_must_fail 1 apply --undo t >out 2>err && test_grep "t: undo would fail: c.patch does not come off cleanly, a file it changes was edited since the apply (.*/t/fs/ext4/dir.c); take that edit out, then undo (nothing changed)$" err && test $(wc -l <err) -eq 1 &&
 	test "$(treestate)" = "$before"
 '
+test_expect_success 'the undo hint is a command to paste: the script as invoked, the tree quoted' '
+	d=$(printf "sp ace/it\047s") && mkdir -p "$d" && (cd "$d" && fixture) &&
+	(cd "$TOP/.." && "${TOP##*/}/build/apply" --stack "$trash/$d/9.9" "$trash/$d/t") >out &&
+	cmd=$(sed -n "s/.*; undo with: //p" out) && test "${cmd%% *}" = "${TOP##*/}/build/apply" &&
+	(cd "$TOP/.." && sh -c "$cmd") >undo && test_grep "t: undone, the tree is as before the apply" undo && test ! -e "$d/t/.kit-apply"
+'
 test_expect_success 'on a git tree nothing of quilt reaches the index' '
 	fixture && git -C t init -q && git -C t add -A && git -C t -c user.name=k -c user.email=k@k commit -qm base &&
 	apply --stack 9.9 t >/dev/null && test -z "$(git -C t diff --cached --name-only)" &&
