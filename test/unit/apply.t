@@ -256,6 +256,26 @@ test_expect_success RO_TREE 'an unwritable tree is bad input, named; a dry run s
 	test_grep "t: not writable; make it writable or apply to a copy" err && test $(wc -l <err) -eq 1 &&
 	ro apply --dry-run --stack 9.9 t >out && test_grep "would apply a.patch b.patch" out && test "$(treesum)" = "$before"
 '
+test_expect_success RO_TREE 'a dry run of an unwritable tree says that the real run would refuse it' '
+	fixture && ro apply --dry-run --stack 9.9 t >out &&
+	test_grep "^note: .*/t is not writable: the real run would refuse it (exit 2); make it writable or apply to a copy$" out
+'
+test_expect_success 'a tree of symbolic links (cp -as) is refused (exit 2), dry run or not, naming the first link; nothing changed' '
+	fixture && mv t real && cp -as "$trash/real" t && before=$(cd real && find . -type f -exec sha256sum {} + | LC_ALL=C sort) &&
+	test_must_fail 2 apply --dry-run --stack 9.9 t >out 2>err &&
+	test_grep "^apply: $trash/t/fs/ext4/ext4.h: a symbolic link, and patch changes only real files (what it points to is not this tree): apply to a copy of real files (cp -a, not cp -as)$" err &&
+	test $(wc -l <err) -eq 1 && test_must_fail 2 apply --stack 9.9 t >out 2>err && test_grep "ext4.h: a symbolic link" err &&
+	test "$(cd real && find . -type f -exec sha256sum {} + | LC_ALL=C sort)" = "$before" && test -n "$before" &&
+	test ! -e t/.kit-apply && test -L t/fs/ext4/super.c
+'
+test_expect_success 'a tree whose fs/ext4 is a symbolic link is refused (exit 2), naming it' '
+	fixture && mv t/fs/ext4 ext4 && ln -s "$trash/ext4" t/fs/ext4 && test_must_fail 2 apply --dry-run --stack 9.9 t 2>err &&
+	test_grep "^apply: $trash/t/fs/ext4: a symbolic link" err
+'
+test_expect_success 'a file the stack changes that is not a regular file is refused (exit 2)' '
+	fixture && rm t/fs/ext4/ext4.h && mkfifo t/fs/ext4/ext4.h && test_must_fail 2 apply --dry-run --stack 9.9 t 2>err &&
+	test_grep "^apply: $trash/t/fs/ext4/ext4.h: not a regular file" err
+'
 # A copy of the kit with two more stacks, 9.8 and 9.12, around a 9.10 tree.
 kit_around() {
 	rm -rf kit && mkdir -p kit/test && cp -rp "$TOP/build" "$TOP/common" "$TOP/versions" "$TOP/matrix.yaml" kit/ &&
