@@ -178,6 +178,13 @@ test_expect_success 'the undo hint is a command to paste: the script as invoked,
 	cmd=$(sed -n "s/.*; undo with: //p" out) && test "${cmd%% *}" = "${TOP##*/}/build/apply" &&
 	(cd "$TOP/.." && sh -c "$cmd") >undo && test_grep "t: undone, the tree is as before the apply" undo && test ! -e "$d/t/.kit-apply"
 '
+# mtimes: the time of every file of t.
+mtimes() { (cd t && find . -type f -printf "%T@ %p\n" | LC_ALL=C sort); }
+test_expect_success 'undo gives the files the apply changed their times back' '
+	fixture && touch -d "2001-02-03 04:05:06.789" t/fs/ext4/super.c t/fs/ext4/ext4.h && before=$(mtimes) && sum=$(treesum) &&
+	apply --stack 9.9 t >/dev/null && test "$(mtimes)" != "$before" && apply --undo t >/dev/null &&
+	test "$(mtimes)" = "$before" && test "$(treesum)" = "$sum"
+'
 test_expect_success 'on a git tree nothing of quilt reaches the index' '
 	fixture && git -C t init -q && git -C t add -A && git -C t -c user.name=k -c user.email=k@k commit -qm base &&
 	apply --stack 9.9 t >/dev/null && test -z "$(git -C t diff --cached --name-only)" &&
@@ -193,6 +200,10 @@ test_expect_success 'a tree with its own quilt stack: a failed push leaves it by
 	PATH=$trash/fake:$PATH test_must_fail 1 apply --stack 9.9 t >out 2>err &&
 	test_grep "quilt push failed after a clean check; what the kit changed is restored" err &&
 	test "$(treesum)" = "$before" && test ! -e t/.kit-apply
+'
+test_expect_success 'a failed push gives the files it changed their times back' '
+	fixture && fake_quilt && touch -d "2001-02-03 04:05:06.789" t/fs/ext4/super.c t/fs/ext4/ext4.h && before=$(mtimes) &&
+	PATH=$trash/fake:$PATH test_must_fail 1 apply --stack 9.9 t >out 2>err && test "$(mtimes)" = "$before"
 '
 test_expect_success 'a tree with its own quilt stack: apply and undo leave it byte for byte, its stack intact' '
 	own_stack && before=$(treesum) && apply --stack 9.9 t >out && test_grep "applied a.patch b.patch" out &&
