@@ -79,6 +79,18 @@ test_expect_success 'a conflict changes nothing, exits 4, names file, hunk, func
 	test_grep "fs/ext4/super.c hunk #1 (int fill(void)): line 2 reads .zwei., the patch expects .two.$" out &&
 	test "$(treesum)" = "$before" && test ! -e t/.pc && test ! -e t/.kit-apply
 '
+test_expect_success 'a conflict where the tree lacks a line of the hunk names that line, at the tree.s line number' '
+	fixture && printf "one\nthree\nfour\nfive\n" >t/fs/ext4/super.c && test_must_fail 4 apply --stack 9.9 t >out &&
+	test_grep "fs/ext4/super.c hunk #1 (int fill(void)): line 2 reads .three., the patch expects .two. before it (the file lacks that line)$" out
+'
+test_expect_success 'a conflict where the tree has a line more in the hunk names that line' '
+	fixture && printf "one\ntwo\nextra\nthree\nfour\nfive\n" >t/fs/ext4/super.c && test_must_fail 4 apply --stack 9.9 t >out &&
+	test_grep "fs/ext4/super.c hunk #1 (int fill(void)): line 3 reads .extra., a line the patch does not have (it expects .three. next)$" out
+'
+test_expect_success 'a conflict in white space only says so' '
+	fixture && printf "one\ntwo \nthree\nfour\nfive\n" >t/fs/ext4/super.c && test_must_fail 4 apply --stack 9.9 t >out &&
+	test_grep "fs/ext4/super.c hunk #1 (int fill(void)): line 2 reads .two ., the patch expects .two. (they differ in white space only)$" out
+'
 test_expect_success 'a patch that fails only because an earlier one did is blocked by it' '
 	fixture && printf "one\nzwei\nthree\nfour\nfive\n" >t/fs/ext4/super.c &&
 	test_must_fail 4 apply --stack 9.9 t >out && test_grep "b.patch: BLOCKED by a.patch" out &&
@@ -98,6 +110,32 @@ test_expect_success 'under --force each hunk says where it landed: line, offset,
 	apply --force --stack 9.8 t >out && test_grep "a.patch: applies cleanly" out &&
 	test_grep "fs/ext4/super.c hunk #1: at line 3, offset 1 line(s), in int fill(void)$" out
 '
+# landing FUNCTION-OF-THE-@@-LINE: a 9.8 stack whose one hunk lands, with
+# an offset, after a label and in front of a macro at column 0 that is
+# part of its context.
+landing() {
+	fixture && mv 9.9 9.8 && printf "a.patch\n" >9.8/series &&
+	printf "/* new */\nstatic int fill_a_super_block_with_a_long_name(struct super_block *sb, int silent)\n{\n\tone;\nout:\n\ttwo;\nDEFINE(x);\n\tthree;\n\tfour;\n}\n" >t/fs/ext4/super.c &&
+	printf -- "--- a/fs/ext4/super.c\n+++ b/fs/ext4/super.c\n@@ -5,5 +5,5 @@ %s\n \ttwo;\n DEFINE(x);\n-\tthree;\n+\tTHREE;\n \tfour;\n }\n" "$1" >9.8/a.patch
+}
+test_expect_success 'where a hunk lands names the function before it, not a label or a macro of its context' '
+	landing "out:" && apply --dry-run --force --stack 9.8 t >out &&
+	test_grep "fs/ext4/super.c hunk #1: at line 6, offset 1 line(s), in static int fill_a_super_block_with_a_long_name(struct super_block \*sb, int silent)$" out
+'
+test_expect_success 'where a hunk lands: no warning when the patch names the function, or the label diff names' '
+	landing "static int fill_a_super_block_with_a_long_name(struct super_block *sb, int silent)" &&
+	apply --dry-run --force --stack 9.8 t >out && ! grep "the patch says" out &&
+	landing "out:" && apply --dry-run --force --stack 9.8 t >out && ! grep "the patch says" out
+'
+test_expect_success 'where a hunk lands: the function is compared on its first 40 characters, as GNU diff keeps it' '
+	landing "static int fill_a_super_block_with_a_long_name(struct super_block *sb, int quiet)" &&
+	apply --dry-run --force --stack 9.8 t >out && ! grep "the patch says" out &&
+	landing "static int fill_a_super_block_with_a_lon" && apply --dry-run --force --stack 9.8 t >out && ! grep "the patch says" out
+'
+test_expect_success 'where a hunk lands: a function other than the patch names is said' '
+	landing "int other(void)" && apply --dry-run --force --stack 9.8 t >out &&
+	test_grep "in static int fill_a_super_block_with_a_long_name(struct super_block \*sb, int silent) (the patch says: int other(void))$" out
+'
 test_expect_success 'dry-run reports and changes nothing' '
 	fixture && before=$(treesum) && apply --dry-run --stack 9.9 t >out &&
 	test_grep "would apply a.patch b.patch" out && test "$(treesum)" = "$before" && test ! -e t/.pc
@@ -115,6 +153,38 @@ test_expect_success 'undo restores the tree byte for byte' '
 	fixture && before=$(treesum) && apply --stack 9.9 t >/dev/null && test "$(treesum)" != "$before" &&
 	apply --undo t >/dev/null && test "$(treesum)" = "$before" && test ! -e t/.pc && test ! -e t/.kit-apply
 '
+# treestate: every entry of t with its type, mode, size, mtime and content.
+treestate() { (cd t && find . -printf "%y %m %s %T@ %p\n" | LC_ALL=C sort && find . -type f | LC_ALL=C sort | xargs sha256sum); }
+test_expect_success 'undo --dry-run says what undo would remove and restore, and changes nothing' '
+	fixture && apply --stack 9.9 t >/dev/null && before=$(treestate) && apply --dry-run --undo t >out &&
+	test_grep "t: undo would remove a.patch b.patch and .*/t/.kit-apply, restoring fs/ext4/ext4.h, fs/ext4/super.c (--dry-run: nothing changed)$" out &&
+	test "$(treestate)" = "$before" && test "$(sed -n 3p t/fs/ext4/super.c)" = THREE
+'
+test_expect_success 'undo --dry-run of an undo that would fail says so (exit 1) and changes nothing' '
+	fixture && apply --stack 9.9 t >/dev/null && echo edited >>t/fs/ext4/ext4.h && before=$(treestate) &&
+	test_must_fail 1 apply --dry-run --undo t >out 2>err &&
+	test_grep "t: undo would fail: b.patch does not come off cleanly, a file it changes was edited since the apply (.*/t/fs/ext4/ext4.h, .*/t/fs/ext4/super.c); take that edit out, then undo (--dry-run: nothing changed)$" err && test "$(treestate)" = "$before"
+'
+test_expect_success 'an undo that would fail half-way changes nothing (exit 1)' '
+	fixture && printf "int dir;\n" >t/fs/ext4/dir.c && printf "c.patch\na.patch\nb.patch\n" >9.9/series &&
+	printf -- "--- a/fs/ext4/dir.c\n+++ b/fs/ext4/dir.c\n@@ -1 +1 @@\n-int dir;\n+int dir = 1;\n" >9.9/c.patch &&
+	apply --stack 9.9 t >/dev/null && echo edited >>t/fs/ext4/dir.c && before=$(treestate) &&
+	test_must_fail 1 apply --undo t >out 2>err && test_grep "t: undo would fail: c.patch does not come off cleanly, a file it changes was edited since the apply (.*/t/fs/ext4/dir.c); take that edit out, then undo (nothing changed)$" err && test $(wc -l <err) -eq 1 &&
+	test "$(treestate)" = "$before"
+'
+test_expect_success 'the undo hint is a command to paste: the script as invoked, the tree quoted' '
+	d=$(printf "sp ace/it\047s") && mkdir -p "$d" && (cd "$d" && fixture) &&
+	(cd "$TOP/.." && "${TOP##*/}/build/apply" --stack "$trash/$d/9.9" "$trash/$d/t") >out &&
+	cmd=$(sed -n "s/.*; undo with: //p" out) && test "${cmd%% *}" = "${TOP##*/}/build/apply" &&
+	(cd "$TOP/.." && sh -c "$cmd") >undo && test_grep "t: undone, the tree is as before the apply" undo && test ! -e "$d/t/.kit-apply"
+'
+# mtimes: the time of every file of t.
+mtimes() { (cd t && find . -type f -printf "%T@ %p\n" | LC_ALL=C sort); }
+test_expect_success 'undo gives the files the apply changed their times back' '
+	fixture && touch -d "2001-02-03 04:05:06.789" t/fs/ext4/super.c t/fs/ext4/ext4.h && before=$(mtimes) && sum=$(treesum) &&
+	apply --stack 9.9 t >/dev/null && test "$(mtimes)" != "$before" && apply --undo t >/dev/null &&
+	test "$(mtimes)" = "$before" && test "$(treesum)" = "$sum"
+'
 test_expect_success 'on a git tree nothing of quilt reaches the index' '
 	fixture && git -C t init -q && git -C t add -A && git -C t -c user.name=k -c user.email=k@k commit -qm base &&
 	apply --stack 9.9 t >/dev/null && test -z "$(git -C t diff --cached --name-only)" &&
@@ -130,6 +200,10 @@ test_expect_success 'a tree with its own quilt stack: a failed push leaves it by
 	PATH=$trash/fake:$PATH test_must_fail 1 apply --stack 9.9 t >out 2>err &&
 	test_grep "quilt push failed after a clean check; what the kit changed is restored" err &&
 	test "$(treesum)" = "$before" && test ! -e t/.kit-apply
+'
+test_expect_success 'a failed push gives the files it changed their times back' '
+	fixture && fake_quilt && touch -d "2001-02-03 04:05:06.789" t/fs/ext4/super.c t/fs/ext4/ext4.h && before=$(mtimes) &&
+	PATH=$trash/fake:$PATH test_must_fail 1 apply --stack 9.9 t >out 2>err && test "$(mtimes)" = "$before"
 '
 test_expect_success 'a tree with its own quilt stack: apply and undo leave it byte for byte, its stack intact' '
 	own_stack && before=$(treesum) && apply --stack 9.9 t >out && test_grep "applied a.patch b.patch" out &&
@@ -193,6 +267,26 @@ test_expect_success RO_TREE 'an unwritable tree is bad input, named; a dry run s
 	test_grep "t: not writable; make it writable or apply to a copy" err && test $(wc -l <err) -eq 1 &&
 	ro apply --dry-run --stack 9.9 t >out && test_grep "would apply a.patch b.patch" out && test "$(treesum)" = "$before"
 '
+test_expect_success RO_TREE 'a dry run of an unwritable tree says that the real run would refuse it' '
+	fixture && ro apply --dry-run --stack 9.9 t >out &&
+	test_grep "^note: .*/t is not writable: the real run would refuse it (exit 2); make it writable or apply to a copy$" out
+'
+test_expect_success 'a tree of symbolic links (cp -as) is refused (exit 2), dry run or not, naming the first link; nothing changed' '
+	fixture && mv t real && cp -as "$trash/real" t && before=$(cd real && find . -type f -exec sha256sum {} + | LC_ALL=C sort) &&
+	test_must_fail 2 apply --dry-run --stack 9.9 t >out 2>err &&
+	test_grep "^apply: $trash/t/fs/ext4/ext4.h: a symbolic link, and patch changes only real files (what it points to is not this tree): apply to a copy of real files (cp -a, not cp -as)$" err &&
+	test $(wc -l <err) -eq 1 && test_must_fail 2 apply --stack 9.9 t >out 2>err && test_grep "ext4.h: a symbolic link" err &&
+	test "$(cd real && find . -type f -exec sha256sum {} + | LC_ALL=C sort)" = "$before" && test -n "$before" &&
+	test ! -e t/.kit-apply && test -L t/fs/ext4/super.c
+'
+test_expect_success 'a tree whose fs/ext4 is a symbolic link is refused (exit 2), naming it' '
+	fixture && mv t/fs/ext4 ext4 && ln -s "$trash/ext4" t/fs/ext4 && test_must_fail 2 apply --dry-run --stack 9.9 t 2>err &&
+	test_grep "^apply: $trash/t/fs/ext4: a symbolic link" err
+'
+test_expect_success 'a file the stack changes that is not a regular file is refused (exit 2)' '
+	fixture && rm t/fs/ext4/ext4.h && mkfifo t/fs/ext4/ext4.h && test_must_fail 2 apply --dry-run --stack 9.9 t 2>err &&
+	test_grep "^apply: $trash/t/fs/ext4/ext4.h: not a regular file" err
+'
 # A copy of the kit with two more stacks, 9.8 and 9.12, around a 9.10 tree.
 kit_around() {
 	rm -rf kit && mkdir -p kit/test && cp -rp "$TOP/build" "$TOP/common" "$TOP/versions" "$TOP/matrix.yaml" kit/ &&
@@ -209,11 +303,35 @@ test_expect_success 'a tree of no kit series is refused, naming the nearest stac
 	test_grep "the kit has no stack for 9.10" out &&
 	test_grep "^  versions/9.8: applies at offsets; hardened: conflicts in ext4.h$" out &&
 	test_grep "^  versions/9.12: conflicts in super.c$" out &&
-	test_grep "no stack for 9.10; try the nearest above with --force --stack DIR" err && test "$(treesum)" = "$before"
+	test_grep "^apply: no stack for 9.10; --force takes versions/9.8, the nearest that applies (2 release(s) away; see above)" err &&
+	test "$(treesum)" = "$before"
 '
 test_expect_success 'with --force a tree of no kit series takes the nearest stack that applies' '
 	kit_around && KIT_BUILD=$TOP/.kit kit/build/apply --force t >out &&
-	test_grep "using versions/9.8, the nearest that applies (--force)" out && test "$(sed -n 3p t/fs/ext4/super.c)" = TWO
+	test_grep "using versions/9.8, the nearest that applies, 2 release(s) away (--force)" out && test "$(sed -n 3p t/fs/ext4/super.c)" = TWO
+'
+test_expect_success 'with --force and a flavour none of the nearest applies with: refused (exit 2), as the hint said, nothing changed' '
+	kit_around && before=$(treesum) && KIT_BUILD=$TOP/.kit test_must_fail 2 kit/build/apply --flavour hardened t >out 2>err &&
+	test_grep "^apply: no stack for 9.10, and none of the nearest applies with the hardened flavour (see above); nothing to force" err &&
+	KIT_BUILD=$TOP/.kit test_must_fail 2 kit/build/apply --force --flavour hardened t >out 2>err &&
+	test_grep "^apply: no stack for 9.10, and none of the nearest applies with the hardened flavour" err &&
+	test $(wc -l <err) -eq 1 && test "$(treesum)" = "$before" && test ! -e t/.kit-apply
+'
+test_expect_success 'with --force, of the nearest stacks that apply the one fewer releases away is taken' '
+	kit_around && mv kit/versions/9.12 kit/versions/9.11 && cp kit/versions/9.8/a.patch kit/versions/9.11/z.patch &&
+	KIT_BUILD=$TOP/.kit kit/build/apply --dry-run --force t >out &&
+	test_grep "using versions/9.11, the nearest that applies, 1 release(s) away (--force)" out
+'
+test_expect_success 'with --force, of two stacks as near that apply the newer is taken' '
+	kit_around && cp kit/versions/9.8/a.patch kit/versions/9.12/z.patch && KIT_BUILD=$TOP/.kit kit/build/apply --dry-run --force t >out &&
+	test_grep "using versions/9.12, the nearest that applies, 2 release(s) away (--force)" out
+'
+test_expect_success 'the distance between series counts a major version as 20 releases' '
+	kit_around && sed -i "s/^VERSION = 9/VERSION = 8/; s/^PATCHLEVEL = 10/PATCHLEVEL = 19/" t/Makefile &&
+	rm -r kit/versions/9.8 && mkdir kit/versions/8.15 && cp kit/versions/9.12/z.patch kit/versions/9.12/series kit/versions/8.15/ &&
+	sed -i "s/ eins/ one/; s/-zwei/-two/; s/+ZWEI/+TWO/; s/ drei/ three/" kit/versions/8.15/z.patch && cp kit/versions/8.15/z.patch kit/versions/9.12/ &&
+	mv kit/versions/9.12 kit/versions/9.1 && KIT_BUILD=$TOP/.kit kit/build/apply --dry-run --force t >out &&
+	test_grep "using versions/9.1, the nearest that applies, 2 release(s) away (--force)" out
 '
 # preimage PATCH TREE: the files PATCH changes, as it expects them: each
 # hunk's old side at its line, the function of its @@ line just before it,
@@ -263,6 +381,18 @@ test_expect_success 'a tree without A that no form fits: each form says why, and
 	test_grep "^    form $A54-with-ino.patch:$" out &&
 	test_grep "fs/ext4/block_validity.c hunk #1 (int ext4_setup_system_zone(struct super_block \*sb)): line 258 reads" out &&
 	test_grep "^    code check: .*fix A (e7bfb5c9bb3d) is missing: 1 add_system_zone() call" out && test "$(treesum)" = "$before"
+'
+test_expect_success 'a 5.4 tree that lacks cond_resched() in the loop A changes: the conflict names that line' '
+	tree54 -with-ino && sed -i "/^\t\tcond_resched();$/d" t/fs/ext4/block_validity.c &&
+	n=$(awk "/^\t\tif \(ext4_bg_has_super\(sb, i\) &&\$/ { print NR; exit }" t/fs/ext4/block_validity.c) && test -n "$n" &&
+	test_must_fail 4 apply t >out &&
+	test_grep "block_validity.c hunk #1 (int ext4_setup_system_zone(struct super_block \*sb)): line $n reads ...if (ext4_bg_has_super(sb, i) &&., the patch expects ...cond_resched();. before it (the file lacks that line)$" out
+'
+test_expect_success 'the code check names the tree.s own file and says what the tree needs, not what the kit.s maintainers do' '
+	tree54 -with-ino && sed -i "s/^\t\tcond_resched();$/\t\tcond_resched(); \/* distro *\//" t/fs/ext4/block_validity.c &&
+	test_must_fail 4 apply t >out && grep "^    code check: " out >said &&
+	test_grep "^    code check: $trash/t/fs/ext4/block_validity.c: fix A (e7bfb5c9bb3d) is missing: 1 add_system_zone() call(s) in ext4_setup_system_zone() ignore the return value; none of the stack.s 2 forms of A fits this code (see above): it needs a form of A written for it, as one more alternative on A.s line of the series file$" said &&
+	! grep -e matrix.yaml -e kit-apply\\. said
 '
 test_expect_success 'the shipped stacks are found by the tree version' '
 	fixture && sed -i "s/^VERSION = 9/VERSION = 6/; s/^PATCHLEVEL = 9/PATCHLEVEL = 1/" t/Makefile &&
