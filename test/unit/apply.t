@@ -231,7 +231,9 @@ test_expect_success 'undo removes what an earlier kit applied with its data in .
 test_expect_success 'an earlier apply in place is not applied over' '
 	fixture && printf "a.patch\n" >9.9/series && apply --stack 9.9 t >/dev/null && before=$(treesum) &&
 	printf "a.patch\nb.patch\n" >9.9/series && test_must_fail 2 apply --stack 9.9 t 2>err &&
-	test_grep "an earlier apply is in place (.*/t/.kit-apply); undo it first" err && test "$(treesum)" = "$before"
+	test_grep "an earlier apply is in place (.*/t/.kit-apply); undo it first" err && test "$(treesum)" = "$before" &&
+	apply --dry-run --stack 9.9 t >out && test "$(treesum)" = "$before" &&
+	test_grep "^note: an earlier apply is in place (.*/t/.kit-apply): the real run would refuse it (exit 2); undo it first: " out
 '
 # Bad input: exit 2, one line naming the path and what to do, nothing changed.
 test_expect_success 'an empty tree name is bad input, not the current directory' '
