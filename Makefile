@@ -86,9 +86,14 @@ kdir = $(KIT_CACHE)/out/$(1)/$(2)-$(SRCKEY_$(1))-$(CONFIG_HASH)$(if $(S_$(1)_has
 kernel = $(call kdir,$(1),$(2))/bzImage
 
 # Where a series' source comes from: a pinned .deb, or a path the user gives.
-src_input = $(if $(filter debian,$(S_$(1)_kind)),$(KIT_CACHE)/debs/$(S_$(1)_package)_$(S_$(1)_version).deb,$(or $($(S_$(1)_env)),$(S_$(1)_path)))
-src_ready = $(if $(filter debian,$(S_$(1)_kind)),y,$(if $(call src_input,$(1)),$(wildcard $(call src_input,$(1)))))
-skip_reason = $(if $(call src_input,$(1)),$(S_$(1)_kind) $(call src_input,$(1)) does not exist,no $(S_$(1)_kind) given): set $(S_$(1)_env) to a $(1).y kernel $(S_$(1)_kind) (stack verified on $(or $(S_$(1)_verified),no release))
+# KIT_SRC_X_Y (the series' dots as underscores) gives any series a kernel
+# tree by path, a Debian-served one included, so a distribution's own tree
+# of that series goes through the same proof.
+src_override = $(KIT_SRC_$(subst .,_,$(1)))
+src_kind = $(if $(call src_override,$(1)),tree,$(S_$(1)_kind))
+src_input = $(if $(filter debian,$(call src_kind,$(1))),$(KIT_CACHE)/debs/$(S_$(1)_package)_$(S_$(1)_version).deb,$(or $(call src_override,$(1)),$($(S_$(1)_env)),$(S_$(1)_path)))
+src_ready = $(if $(filter debian,$(call src_kind,$(1))),y,$(if $(call src_input,$(1)),$(wildcard $(call src_input,$(1)))))
+skip_reason = $(if $(call src_input,$(1)),$(call src_kind,$(1)) $(call src_input,$(1)) does not exist,no $(call src_kind,$(1)) given): set $(or $(S_$(1)_env),KIT_SRC_$(subst .,_,$(1))) to a $(1).y kernel $(call src_kind,$(1)) (stack verified on $(or $(S_$(1)_verified),no release))
 # (after src_input: the key is of the source this run takes)
 srckey = $(shell printf '%s' '$(call src_input,$(1))' | sha256sum | cut -c1-8)
 $(foreach s,$(SERIES_ALL),$(eval SRCKEY_$(s) := $(call srckey,$(s))))
@@ -105,13 +110,13 @@ define debian_rules
 $(KIT_CACHE)/debs/$(S_$(1)_package)_$(S_$(1)_version).deb: | $(call deps,fetch)
 	@$$(call guarded,$(RESULTS)/$(1)/fetch.failed,fetch,build/fetch-debian $(1) $(S_$(1)_package) $(S_$(1)_version) $(S_$(1)_suite) $$@ matrix.lock)
 endef
-$(foreach s,$(SERIES_ALL),$(if $(filter debian,$(S_$(s)_kind)),$(eval $(call debian_rules,$(s)))))
+$(foreach s,$(SERIES_ALL),$(if $(filter debian,$(call src_kind,$(s))),$(eval $(call debian_rules,$(s)))))
 
 define series_rules
 # Rewritten only when the source changes (another path, release or file).
 $(KIT_CACHE)/src/$(1).from: $(call src_input,$(1)) FORCE
 	@mkdir -p $$(@D)
-	@$$(call guarded,$(RESULTS)/$(1)/source.failed,source,build/source-id $(S_$(1)_kind) $(call src_input,$(1)) >$$@.tmp) && \
+	@$$(call guarded,$(RESULTS)/$(1)/source.failed,source,build/source-id $(call src_kind,$(1)) $(call src_input,$(1)) >$$@.tmp) && \
 	  { cmp -s $$@.tmp $$@ && rm -f $$@.tmp || mv -f $$@.tmp $$@; }
 
 # .from carries the source's mtime and size, so it alone says when to
@@ -119,7 +124,7 @@ $(KIT_CACHE)/src/$(1).from: $(call src_input,$(1)) FORCE
 # than the objects, and make would keep objects of the old source.
 $(KIT_CACHE)/src/$(1).stamp: $(KIT_CACHE)/src/$(1).from | $(call deps,build)
 	@mkdir -p $(KIT_CACHE)/src
-	@$$(call guarded,$(RESULTS)/$(1)/unpack.failed,unpack,flock $(KIT_CACHE)/src/$(1).lock build/unpack $(1) $(S_$(1)_kind) $(call src_input,$(1)) $(KIT_CACHE)/src/$(1))
+	@$$(call guarded,$(RESULTS)/$(1)/unpack.failed,unpack,flock $(KIT_CACHE)/src/$(1).lock build/unpack $(1) $(call src_kind,$(1)) $(call src_input,$(1)) $(KIT_CACHE)/src/$(1))
 	@rm -rf $(KIT_CACHE)/obj/$(1)
 	@touch $$@
 endef

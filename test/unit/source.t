@@ -38,6 +38,12 @@ test_expect_success 'a release bump in the same tree is unpacked again' '
 	kmake KIT_SRC_6_18="$trash/old" "$trash/$stamp" >out &&
 	test "$(sublevel)" = 27
 '
+test_expect_success 'a Debian-served series takes a tree from KIT_SRC_6_1 instead of its .deb' '
+	mkdir -p t61/fs/ext4 && printf "VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 6\nEXTRAVERSION =\n" >t61/Makefile &&
+	kmake KIT_SRC_6_1="$trash/t61" "$trash/cache/src/6.1.stamp" >out 2>&1 &&
+	test "$(sed -n "s/^SUBLEVEL = //p" cache/src/6.1/Makefile)" = 6 && test ! -e cache/debs &&
+	kmake -n "$trash/cache/src/6.1.stamp" 2>&1 | grep -q "fetch-debian 6.1 "
+'
 test_expect_success 'source-id refuses a path that does not exist' '
 	test_must_fail source-id tree "$trash/nowhere" 2>err &&
 	test_grep "nowhere: no such tree" err
