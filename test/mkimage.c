@@ -474,27 +474,20 @@ static void run_mke2fs(const char *img, const char *tree, int bigalloc, int meta
 		/* The host's mke2fs.conf must not change the image. */
 		setenv("MKE2FS_CONFIG", tmpconf, 1);
 		setenv("E2FSPROGS_FAKE_TIME", t, 1);
+		/* One layout a recipe: the group or cluster size, and the
+		 * features that go with it. */
+		const char *size_opt = "-g", *size = "2048", *features = FEATURES;
+
 		if (meta_bg)
-			execlp("mke2fs", "mke2fs", "-q", "-F", "-t", "ext4",
-			       "-b", "1024", "-g", "512", "-N", "512", "-I", "256", "-J", "size=1",
-			       "-O", FEATURES ",meta_bg,^resize_inode",
-			       "-U", UUID, "-L", "kit-image",
-			       "-E", "hash_seed=" HASH_SEED ",root_owner=0:0,lazy_itable_init=0,lazy_journal_init=0,nodiscard",
-			       "-d", tree, img, "16384", (char *)NULL);
+			size = "512", features = FEATURES ",meta_bg,^resize_inode";
 		else if (bigalloc)
-			execlp("mke2fs", "mke2fs", "-q", "-F", "-t", "ext4",
-			       "-b", "1024", "-C", "16384", "-N", "512", "-I", "256", "-J", "size=1",
-			       "-O", FEATURES ",bigalloc,^resize_inode",
-			       "-U", UUID, "-L", "kit-image",
-			       "-E", "hash_seed=" HASH_SEED ",root_owner=0:0,lazy_itable_init=0,lazy_journal_init=0,nodiscard",
-			       "-d", tree, img, "16384", (char *)NULL);
-		else
-			execlp("mke2fs", "mke2fs", "-q", "-F", "-t", "ext4",
-			       "-b", "1024", "-g", "2048", "-N", "512", "-I", "256", "-J", "size=1",
-			       "-O", FEATURES,
-			       "-U", UUID, "-L", "kit-image",
-			       "-E", "hash_seed=" HASH_SEED ",root_owner=0:0,lazy_itable_init=0,lazy_journal_init=0,nodiscard",
-			       "-d", tree, img, "16384", (char *)NULL);
+			size_opt = "-C", size = "16384", features = FEATURES ",bigalloc,^resize_inode";
+		execlp("mke2fs", "mke2fs", "-q", "-F", "-t", "ext4",
+		       "-b", "1024", size_opt, size, "-N", "512", "-I", "256", "-J", "size=1",
+		       "-O", features,
+		       "-U", UUID, "-L", "kit-image",
+		       "-E", "hash_seed=" HASH_SEED ",root_owner=0:0,lazy_itable_init=0,lazy_journal_init=0,nodiscard",
+		       "-d", tree, img, "16384", (char *)NULL);
 		fprintf(stderr, "%s: exec mke2fs: %s\n", prog, strerror(errno));
 		_exit(127);
 	}
