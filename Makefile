@@ -3,9 +3,11 @@
 # and in each flavour, boot each kernel in QEMU on the image set, judge the
 # verdicts, and print the table.
 #
-#   make matrix [VERSIONS="6.1 7.3"] [FLAVOURS=...]   build, boot, judge, report
+#   make matrix [VERSIONS="6.1 7.3"] [FLAVOURS=...] [CORPUS=] [SANITIZE=1]
+#                                      build, boot, judge, report
 #   make check                         unit tests, then the matrix
 #   make report                        render results/results.json again
+#   make fuzz [FUZZ_SERIES=...] [FUZZ_COUNT=2000] [FUZZ_SEED=1]   mutated images
 #   make bump SERIES=6.1               move a Debian pin to the newest served
 #   make apply TREE=...  |  make review  |  make clean-results
 #
@@ -29,7 +31,7 @@ FIX_A_ORIG := $(wildcard common/upstream/A-*.patch)
 CASES := $(sort $(notdir $(patsubst %/,%,$(dir $(wildcard test/cases/*/recipe)))))
 IMAGES := $(CASES:%=$(KIT_BUILD)/images/%.img)
 
-.PHONY: all matrix cells kernels images check check-unit report review apply bump clean-results tools FORCE
+.PHONY: all matrix cells kernels images corpus fuzz check check-unit report review apply bump clean-results tools FORCE
 .DELETE_ON_ERROR:
 all: matrix
 
@@ -45,9 +47,13 @@ $(BIN)/matrix: build/matrix.c common/sha256.c common/sha256.h | $(call deps,tool
 	$(CC) $(CFLAGS) -Icommon -o $@ build/matrix.c common/sha256.c -lyaml
 tools: $(BIN)/matrix
 
-$(BIN)/mkimage: test/mkimage.c common/sha256.c common/sha256.h | $(call deps,tools images)
+$(BIN)/mkimage: test/mkimage.c test/mutate.c test/mutate.h common/sha256.c common/sha256.h | $(call deps,tools images)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Icommon -o $@ test/mkimage.c common/sha256.c -lext2fs -lcom_err
+	$(CC) $(CFLAGS) -Icommon -Itest -o $@ test/mkimage.c test/mutate.c common/sha256.c -lext2fs -lcom_err
+
+$(BIN)/fuzz: test/fuzz.c test/mutate.c test/mutate.h common/sha256.c common/sha256.h | $(call deps,tools images)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Icommon -Itest -o $@ test/fuzz.c test/mutate.c common/sha256.c -lext2fs -lcom_err
 
 $(BIN)/guest-init: test/guest-init.c common/sha256.c common/sha256.h | $(call deps,tools)
 	@mkdir -p $(@D)
@@ -69,21 +75,42 @@ override VERSIONS := $(strip $(call uniq,$(VERSIONS)))
 # (checked once matrix.mk is read: make reads the Makefile again after
 # making it)
 $(if $(SERIES_ALL),$(foreach s,$(VERSIONS),$(if $(filter $(s),$(SERIES_ALL)),,$(error VERSIONS: '$(s)' is not a series of matrix.yaml (known: $(SERIES_ALL))))))
-SUITES := $(sort $(foreach s,$(SERIES_ALL),$(S_$(s)_suite)))
+# The image corpus (matrix.yaml corpus:), booted on every kernel; CORPUS=
+# (empty) leaves it out.  Its source package comes through the same apt
+# state, so its suite is among the private state's suites.
+CORPUS ?= $(if $(CORPUS_source),$(CORPUS_source)_$(CORPUS_version))
+CORPUS_DIR := $(KIT_CACHE)/corpus/$(CORPUS_source)_$(CORPUS_version)
+SUITES := $(sort $(foreach s,$(SERIES_ALL),$(S_$(s)_suite)) $(if $(CORPUS_suite),src:$(CORPUS_suite)))
 export KIT_SUITES := $(SUITES)
 
 # What a series is built as: shipped, with its stack, and each flavour its
 # stack has (versions/X.Y/series.F); FLAVOURS= leaves the flavours out.
 flavours_of = $(filter-out vanilla patched,$(S_$(1)_variants))
 FLAVOURS ?= $(sort $(foreach s,$(SERIES_ALL),$(call flavours_of,$(s))))
-variants = vanilla patched $(filter $(FLAVOURS),$(call flavours_of,$(1)))
+# SANITIZE=1: patched and each flavour built once more with the sanitizers
+# (common/sanitize.config on top of the kit's fragment) in an object tree
+# of their own, booted on the image cases and the corpus: the variants
+# X-san, whose stack and expected verdicts are X's.
+SANITIZE ?=
+variants = vanilla patched $(filter $(FLAVOURS),$(call flavours_of,$(1)))$(if $(SANITIZE), patched-san $(addsuffix -san,$(filter $(FLAVOURS),$(call flavours_of,$(1)))))
+stackv = $(patsubst %-san,%,$(1))
+san = $(filter %-san,$(1))
 # The variant a variant builds on, in the same object tree.
-base_of = $(if $(filter vanilla,$(2)),,$(if $(filter patched,$(2)),vanilla,patched))
+base_of = $(if $(filter vanilla patched-san,$(2)),,$(if $(filter patched,$(2)),vanilla,$(if $(call san,$(2)),patched-san,patched)))
+SAN_CONFIG := $(KIT_BUILD)/sanitize.config
+$(SAN_CONFIG): $(CONFIG) common/sanitize.config
+	@mkdir -p $(@D)
+	@cat $^ >$@.tmp && mv -f $@.tmp $@
+config_of = $(if $(call san,$(1)),$(SAN_CONFIG),$(CONFIG))
 # Kernels are keyed by what they are: the source, the config and the
 # stack pushed.
 CONFIG_HASH := $(shell sha256sum $(CONFIG) | cut -c1-8)
-kdir = $(KIT_CACHE)/out/$(1)/$(2)-$(SRCKEY_$(1))-$(CONFIG_HASH)$(if $(S_$(1)_hash_$(2)),-$(S_$(1)_hash_$(2)))
+SAN_HASH := $(shell cat $(CONFIG) common/sanitize.config | sha256sum | cut -c1-8)
+stack_hash = $(S_$(1)_hash_$(call stackv,$(2)))
+kdir = $(KIT_CACHE)/out/$(1)/$(2)-$(SRCKEY_$(1))-$(if $(call san,$(2)),$(SAN_HASH),$(CONFIG_HASH))$(if $(call stack_hash,$(1),$(2)),-$(call stack_hash,$(1),$(2)))
 kernel = $(call kdir,$(1),$(2))/bzImage
+# The guest of a sanitizer kernel is slower and needs room for the shadow.
+guest_env = $(if $(call san,$(1)),KIT_GUEST_MEM=1G KIT_GUEST_TIMEOUT=900 KIT_GUEST_STALL=180)
 
 # Where a series' source comes from: a pinned .deb, or a path the user gives.
 # KIT_SRC_X_Y (the series' dots as underscores) gives any series a kernel
@@ -125,21 +152,28 @@ $(KIT_CACHE)/src/$(1).from: $(call src_input,$(1)) FORCE
 $(KIT_CACHE)/src/$(1).stamp: $(KIT_CACHE)/src/$(1).from | $(call deps,build)
 	@mkdir -p $(KIT_CACHE)/src
 	@$$(call guarded,$(RESULTS)/$(1)/unpack.failed,unpack,flock $(KIT_CACHE)/src/$(1).lock build/unpack $(1) $(call src_kind,$(1)) $(call src_input,$(1)) $(KIT_CACHE)/src/$(1))
-	@rm -rf $(KIT_CACHE)/obj/$(1)
+	@rm -rf $(KIT_CACHE)/obj/$(1) $(KIT_CACHE)/obj/$(1)-san
 	@touch $$@
 endef
 
 # One variant: its kernel (after the variant it builds on, in the same
 # object tree: only the stack's files recompile), its boot, its verdicts.
 define variant_rules
-$(call kernel,$(1),$(2)): $(KIT_CACHE)/src/$(1).stamp $(CONFIG) build/kernel build/check-config $(S_$(1)_list_$(2)) $(S_$(1)_patches_$(2)) $(if $(call base_of,$(1),$(2)),$(call kernel,$(1),$(call base_of,$(1),$(2))))
-	@$$(call guarded,$(RESULTS)/$(1)/$(2)/build.failed,build,KIT_CONFIG=$(CONFIG) KIT_FIX_A="$(S_$(1)_fix_A)" KIT_FIX_A_ORIG=$(FIX_A_ORIG) \
-	  flock $(KIT_CACHE)/src/$(1).lock build/kernel $(1) $(2) $(KIT_CACHE)/src/$(1) $(KIT_CACHE)/obj/$(1) $$(@D) $(S_$(1)_stack))
+$(call kernel,$(1),$(2)): $(KIT_CACHE)/src/$(1).stamp $(call config_of,$(2)) build/kernel build/check-config $(S_$(1)_list_$(call stackv,$(2))) $(S_$(1)_patches_$(call stackv,$(2))) $(if $(call base_of,$(1),$(2)),$(call kernel,$(1),$(call base_of,$(1),$(2))))
+	@$$(call guarded,$(RESULTS)/$(1)/$(2)/build.failed,build,KIT_CONFIG=$(call config_of,$(2)) KIT_FIX_A="$(S_$(1)_fix_A)" KIT_FIX_A_ORIG=$(FIX_A_ORIG) \
+	  flock $(KIT_CACHE)/src/$(1).lock build/kernel $(1) $(call stackv,$(2)) $(KIT_CACHE)/src/$(1) $(KIT_CACHE)/obj/$(1)$(if $(call san,$(2)),-san) $$(@D) $(S_$(1)_stack))
+
+# The corpus: the same kernel on every image of it, judged against vanilla's.
+$(RESULTS)/$(1)/corpus/$(2)/boot.tsv: $(call kernel,$(1),$(2)) $(CORPUS_DIR)/index $(BIN)/guest-init test/run-corpus test/guest-lib.sh
+	@$$(call guarded,$(RESULTS)/$(1)/corpus/$(2)-boot.failed,corpus boot,$(call guest_env,$(2)) KIT_GUEST_INIT=$(BIN)/guest-init \
+	  test/run-corpus $(1) $(2) $(call kernel,$(1),$(2)) $(CORPUS_DIR) $(RESULTS)/$(1)/corpus/$(2))
+$(RESULTS)/$(1)/corpus/$(2)/judged.json: $(RESULTS)/$(1)/corpus/$(2)/boot.tsv $(RESULTS)/$(1)/corpus/vanilla/boot.tsv test/judge $(wildcard test/corpus/*) | $(call deps,report)
+	@$$(call guarded,$(RESULTS)/$(1)/corpus/$(2)-judge.failed,corpus judge,test/judge --corpus $(1) $(2) $(RESULTS)/$(1)/corpus/$(2) $(RESULTS)/$(1)/corpus/vanilla)
 
 # The boot depends on the kernel and the images, not on what is expected.
 $(RESULTS)/$(1)/$(2)/boot.tsv: $(call kernel,$(1),$(2)) $(IMAGES) $(BIN)/guest-init test/run-guest $(wildcard test/cases/*/mount)
-	@$$(call guarded,$(RESULTS)/$(1)/$(2)/boot.failed,boot,KIT_CASES="$(CASES)" KIT_IMAGES=$(KIT_BUILD)/images KIT_GUEST_INIT=$(BIN)/guest-init \
-	  KIT_STACK_HASH=$(or $(S_$(1)_hash_$(2)),-) test/run-guest $(1) $(2) $(call kernel,$(1),$(2)) $(RESULTS)/$(1)/$(2))
+	@$$(call guarded,$(RESULTS)/$(1)/$(2)/boot.failed,boot,$(call guest_env,$(2)) KIT_CASES="$(CASES)" KIT_IMAGES=$(KIT_BUILD)/images KIT_GUEST_INIT=$(BIN)/guest-init \
+	  KIT_STACK_HASH=$(or $(call stack_hash,$(1),$(2)),-) test/run-guest $(1) $(2) $(call kernel,$(1),$(2)) $(RESULTS)/$(1)/$(2))
 
 # An edited, added or removed expect file is judged again, without a boot.
 $(RESULTS)/$(1)/$(2)/cells.json: $(RESULTS)/$(1)/$(2)/boot.tsv test/judge matrix.yaml $(KIT_BUILD)/expect.list $(wildcard test/cases/*/expect*) | $(BIN)/matrix $(call deps,report)
@@ -151,7 +185,7 @@ $(foreach s,$(SERIES_ALL),$(foreach v,$(call variants,$(s)),$(eval $(call varian
 # A series whose source is missing becomes a SKIP row, never a pass.
 RUN := $(foreach s,$(VERSIONS),$(if $(call src_ready,$(s)),$(s)))
 SKIP := $(filter-out $(RUN),$(VERSIONS))
-CELLS := $(foreach s,$(RUN),$(foreach v,$(call variants,$(s)),$(RESULTS)/$(s)/$(v)/cells.json))
+CELLS := $(foreach s,$(RUN),$(foreach v,$(call variants,$(s)),$(RESULTS)/$(s)/$(v)/cells.json $(if $(CORPUS),$(RESULTS)/$(s)/corpus/$(v)/judged.json)))
 
 # The expect files there are: rewritten only when one comes or goes.
 $(KIT_BUILD)/expect.list: FORCE
@@ -161,6 +195,12 @@ $(KIT_BUILD)/expect.list: FORCE
 $(KIT_BUILD)/images/%.img: test/cases/%/recipe $(BIN)/mkimage
 	@mkdir -p $(@D)
 	@$(call guarded,$(RESULTS)/images/$*.failed,image $*,$(BIN)/mkimage $< $@)
+
+# Written whole by build/fetch-corpus (index last), so the index says it is there.
+$(CORPUS_DIR)/index: matrix.lock | $(call deps,fetch)
+	@$(call guarded,$(RESULTS)/corpus.failed,corpus fetch,build/fetch-corpus $(CORPUS_source) $(CORPUS_version) $(CORPUS_suite) '$(CORPUS_images)' $(CORPUS_DIR) matrix.lock)
+	@touch $@
+corpus: $(if $(CORPUS),$(CORPUS_DIR)/index)
 
 images: $(IMAGES)
 kernels: $(foreach s,$(RUN),$(foreach v,$(call variants,$(s)),$(call kernel,$(s),$(v))))
@@ -173,7 +213,7 @@ define NL
 
 
 endef
-plan = $(foreach c,$(CASES),case$(TAB)$(c)$(NL))$(foreach s,$(VERSIONS),series$(TAB)$(s)$(TAB)$(if $(filter $(s),$(RUN)),run$(TAB)$(S_$(s)_verified)$(TAB)$(KIT_CACHE)/src/$(s),skip$(TAB)$(S_$(s)_verified)$(TAB)$(call skip_reason,$(s)))$(NL)$(foreach v,$(call variants,$(s)),cell$(TAB)$(s)$(TAB)$(v)$(TAB)$(call kernel,$(s),$(v))$(TAB)$(or $(S_$(s)_hash_$(v)),-)$(NL)))
+plan = $(foreach c,$(CASES),case$(TAB)$(c)$(NL))$(if $(CORPUS),corpus$(TAB)$(CORPUS_source) $(CORPUS_version)$(TAB)$(CORPUS_DIR)$(NL))$(foreach s,$(VERSIONS),series$(TAB)$(s)$(TAB)$(if $(filter $(s),$(RUN)),run$(TAB)$(S_$(s)_verified)$(TAB)$(KIT_CACHE)/src/$(s),skip$(TAB)$(S_$(s)_verified)$(TAB)$(call skip_reason,$(s)))$(NL)$(foreach v,$(call variants,$(s)),cell$(TAB)$(s)$(TAB)$(v)$(TAB)$(call kernel,$(s),$(v))$(TAB)$(or $(call stack_hash,$(s),$(v)),-)$(NL)))
 
 # A failing step is a cell, not a stop: every other series still runs, the
 # report is written, and the exit status says something failed.
@@ -182,6 +222,22 @@ matrix: | $(call deps,tools fetch build images guest report)
 	@$(MAKE) -k --no-print-directory cells || { mkdir -p $(RESULTS); touch $(RESULTS)/.cells-failed; }
 	@$(shell mkdir -p $(RESULTS))$(file >$(RESULTS)/plan.tsv,$(subst $(NL) ,$(NL),$(subst $(NL) ,$(NL),$(plan))))rc=0; test/report $(RESULTS) || rc=$$?; \
 	  [ ! -e $(RESULTS)/.cells-failed ] || [ $$rc -ne 0 ] || rc=1; rm -f $(RESULTS)/.cells-failed; exit $$rc
+
+# Image fuzzing, opt-in: FUZZ_COUNT mutated images of the image cases
+# (seeded: the same FUZZ_SEED makes the same images) booted on every
+# variant of FUZZ_SERIES (by default the two newest series this run has;
+# with SANITIZE=1 the sanitizer kernels too), bounded by FUZZ_SECONDS.
+FUZZ_SEED ?= 1
+FUZZ_COUNT ?= 2000
+FUZZ_SECONDS ?= 3600
+FUZZ_SERIES ?= $(shell printf '%s\n' $(RUN) | sort -V | tail -2)
+FUZZ_CASES ?= $(CASES)
+fuzz: $(foreach s,$(FUZZ_SERIES),$(foreach v,$(call variants,$(s)),$(call kernel,$(s),$(v)))) \
+	  $(FUZZ_CASES:%=$(KIT_BUILD)/images/%.img) $(BIN)/fuzz $(BIN)/guest-init | $(call deps,guest report)
+	@KIT_FUZZ_KERNELS="$(foreach s,$(FUZZ_SERIES),$(foreach v,$(call variants,$(s)),$(s):$(v):$(call kernel,$(s),$(v))))" \
+	  KIT_FUZZ_SECONDS=$(FUZZ_SECONDS) KIT_FUZZ=$(BIN)/fuzz KIT_IMAGES=$(KIT_BUILD)/images KIT_GUEST_INIT=$(BIN)/guest-init \
+	  $(if $(SANITIZE),KIT_GUEST_MEM=1G KIT_GUEST_TIMEOUT=900 KIT_GUEST_STALL=180) \
+	  test/run-fuzz $(FUZZ_SEED) $(FUZZ_COUNT) $(RESULTS)/fuzz $(FUZZ_CASES)
 
 # Render the reports again from results.json alone.
 report: | $(call deps,report)

@@ -253,6 +253,40 @@ static void source(enum mode m, const char *name, yaml_node_t *src)
 	}
 }
 
+/* corpus: {debian: {source, version, suite}, images: GLOB}, images nobody
+ * here made, booted on every kernel; as make variables CORPUS_*. */
+static void corpus(enum mode m, yaml_node_t *c)
+{
+	static const char *const keys[] = { "debian", "images", NULL };
+	static const char *const deb_keys[] = { "source", "version", "suite", NULL };
+	yaml_node_t *d = need(c, "debian", "corpus"), *g;
+	const char *glob, *p;
+
+	want_mapping(c, "corpus");
+	check_keys(c, "corpus", keys);
+	want_mapping(d, "debian");
+	check_keys(d, "debian", deb_keys);
+	g = need(c, "images", "corpus");
+	glob = scalar(g, "images");
+	/* A path pattern below the unpacked source: no way out of it. */
+	for (p = glob; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || strchr("*/._-+", *p)))
+			die_at(g, "images: '%s' has a character the kit does not allow (%c)", glob, *p);
+	if (!*glob || glob[0] == '/' || strstr(glob, ".."))
+		die_at(g, "images: '%s' is not a pattern of files inside the source", glob);
+	if (m == MODE_MK) {
+		printf("CORPUS_source := %s\n", word(need(d, "source", "debian"), "source"));
+		printf("CORPUS_version := %s\n", word(need(d, "version", "debian"), "version"));
+		printf("CORPUS_suite := %s\n", word(need(d, "suite", "debian"), "suite"));
+		printf("CORPUS_images := %s\n", glob);
+	} else {
+		word(need(d, "source", "debian"), "source");
+		word(need(d, "version", "debian"), "version");
+		word(need(d, "suite", "debian"), "suite");
+	}
+}
+
 #define MAX_SERIES 64
 #define MAX_VARIANTS 8
 #define MAX_PATCHES 64
@@ -747,7 +781,7 @@ static int set_version(struct series *s, const char *ver)
 
 int main(int argc, char **argv)
 {
-	static const char *const top_keys[] = { "series", NULL };
+	static const char *const top_keys[] = { "series", "corpus", NULL };
 	static const char *const s_keys[] = {
 		"name", "source", "stack", "fixes", "verified", "oldest", "expect", NULL
 	};
@@ -874,6 +908,8 @@ int main(int argc, char **argv)
 		names[strlen(names) - 1] = '\0';
 		printf("SERIES_ALL := %s\n", names + 1);
 	}
+	if (get(top, "corpus"))
+		corpus(m, get(top, "corpus"));
 
 	if (!strcmp(cmd, "get")) {
 		yaml_node_t *n = lookup(find_series(args[0]), args[1]);

@@ -21,7 +21,20 @@
  * or panic line in the case's kernel log makes it "not ok", whatever the
  * mount returned.  Then it powers off through reboot(2), which QEMU with
  * -no-reboot turns into an exit.
+ *
+ * With /corpus instead ("DEV" on its first line, then "IMAGE OFFSET SIZE"
+ * lines) it takes each image from its place on the one disk DEV through a
+ * read-only loop device, mounts it read-only, walks every directory in name
+ * order and reads every file and link (at most WALK_ENTRIES entries and
+ * WALK_BYTES bytes, so the walk is the same on every kernel), and reports
+ * "mount: ERRNO" and, mounted, "walk: D dirs, F files, L links, B bytes,
+ * E errors, sha256 H[, truncated][ (first: PATH: ERRNO)]": H digests every
+ * name, type and byte read, so a kernel that reads anything else differs.
+ * Where /zones/IMAGE lists the sha256 of the image's system-zone blocks
+ * (test/fuzz), every block a file reads is compared with them: "zone: N
+ * blocks, L read through a file[ (first: PATH)]".
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -33,9 +46,11 @@
 #include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 #include <linux/fs.h>
 #include <linux/fsmap.h>
+#include <linux/loop.h>
 #include "sha256.h"
 
 #define MAX_CASES 64
@@ -362,6 +377,301 @@ static int run_case(int n, const struct plan *p)
 	return 1;
 }
 
+/* ---- the corpus: images nobody here made ---- */
+
+#define WALK_ENTRIES 20000
+#define WALK_BYTES (64LL << 20)
+#define WALK_DEPTH 64
+
+struct walk {
+	long dirs, files, links, other, errors, entries, leaks;
+	long long bytes;
+	int truncated;
+	char first[300], first_leak[300];
+	struct sha256 sum;
+	/* /zones/IMAGE: what no file may read (sorted sha256 hex), and the
+	 * filesystem's block size to compare by */
+	char (*zone)[65];
+	size_t nzone;
+	unsigned int bsize;
+};
+
+static int by_hex(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+/* Whether a block a file read is one of the system zone's. */
+static void check_block(struct walk *w, const char *rel, const unsigned char *buf, size_t n)
+{
+	unsigned char sum[32];
+	char hex[65];
+	struct sha256 c;
+
+	if (!w->nzone || n != w->bsize)
+		return;
+	sha256_init(&c);
+	sha256_update(&c, buf, n);
+	sha256_final(&c, sum);
+	sha256_hex(sum, hex);
+	if (bsearch(hex, w->zone, w->nzone, sizeof(*w->zone), by_hex)) {
+		w->leaks++;
+		if (!w->first_leak[0])
+			snprintf(w->first_leak, sizeof(w->first_leak), "%s", rel);
+	}
+}
+
+static void load_zone(struct walk *w, const char *name, const char *mnt)
+{
+	char path[512], line[128];
+	size_t cap = 0;
+	struct statvfs sv;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/zones/%s", name);
+	f = fopen(path, "r");
+	if (!f || statvfs(mnt, &sv)) {
+		if (f)
+			fclose(f);
+		return;
+	}
+	w->bsize = (unsigned int)sv.f_bsize;
+	while (fgets(line, sizeof(line), f)) {
+		if (strlen(line) < 64)
+			continue;
+		if (w->nzone == cap) {
+			char (*m)[65] = realloc(w->zone, (cap = cap ? 2 * cap : 256) * sizeof(*m));
+
+			if (!m)
+				break;
+			w->zone = m;
+		}
+		memcpy(w->zone[w->nzone], line, 64);
+		w->zone[w->nzone++][64] = '\0';
+	}
+	fclose(f);
+	qsort(w->zone, w->nzone, sizeof(*w->zone), by_hex);
+}
+
+static void walk_error(struct walk *w, const char *rel, int e)
+{
+	w->errors++;
+	if (!w->first[0])
+		snprintf(w->first, sizeof(w->first), "%s: %s", rel[0] ? rel : "/", errname(e));
+	sha256_update(&w->sum, (const unsigned char *)errname(e), strlen(errname(e)));
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void walk_dir(struct walk *w, int dfd, const char *rel, int depth)
+{
+	char **names = NULL, path[4096];
+	size_t n = 0, cap = 0, i;
+	struct dirent *de;
+	DIR *d = fdopendir(dfd);
+
+	if (!d) {
+		walk_error(w, rel, errno);
+		close(dfd);
+		return;
+	}
+	w->dirs++;
+	errno = 0;
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (n == cap) {
+			char **m = realloc(names, (cap = cap ? 2 * cap : 64) * sizeof(*names));
+
+			if (!m)
+				break;
+			names = m;
+		}
+		if (!(names[n] = strdup(de->d_name)))
+			break;
+		n++;
+		errno = 0;
+	}
+	if (errno)
+		walk_error(w, rel, errno);
+	qsort(names, n, sizeof(*names), by_name);
+	for (i = 0; i < n; i++) {
+		struct stat st;
+		const char *name = names[i];
+
+		if (w->truncated || w->entries >= WALK_ENTRIES || w->bytes >= WALK_BYTES) {
+			w->truncated = 1;
+			break;
+		}
+		w->entries++;
+		snprintf(path, sizeof(path), "%s/%s", rel, name);
+		sha256_update(&w->sum, (const unsigned char *)path, strlen(path) + 1);
+		if (fstatat(dirfd(d), name, &st, AT_SYMLINK_NOFOLLOW)) {
+			walk_error(w, path, errno);
+			continue;
+		}
+		sha256_update(&w->sum, (const unsigned char *)&st.st_mode, sizeof(st.st_mode));
+		if (S_ISDIR(st.st_mode)) {
+			int fd;
+
+			if (depth >= WALK_DEPTH) {
+				w->truncated = 1;
+				continue;
+			}
+			fd = openat(dirfd(d), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+			if (fd < 0)
+				walk_error(w, path, errno);
+			else
+				walk_dir(w, fd, path, depth + 1);
+		} else if (S_ISREG(st.st_mode)) {
+			unsigned char buf[16384];
+			ssize_t r = 0;
+			int fd = openat(dirfd(d), name, O_RDONLY | O_NOFOLLOW);
+
+			w->files++;
+			if (fd < 0) {
+				walk_error(w, path, errno);
+				continue;
+			}
+			/* By blocks when they are compared with the zone. */
+			while (w->bytes < WALK_BYTES &&
+			       (r = read(fd, buf, w->nzone && w->bsize <= sizeof(buf) ? w->bsize : sizeof(buf))) > 0) {
+				sha256_update(&w->sum, buf, (size_t)r);
+				check_block(w, path, buf, (size_t)r);
+				w->bytes += r;
+			}
+			if (r < 0)
+				walk_error(w, path, errno);
+			close(fd);
+		} else if (S_ISLNK(st.st_mode)) {
+			char target[4096];
+			ssize_t r = readlinkat(dirfd(d), name, target, sizeof(target));
+
+			w->links++;
+			if (r < 0)
+				walk_error(w, path, errno);
+			else
+				sha256_update(&w->sum, (const unsigned char *)target, (size_t)r);
+		} else {
+			w->other++;
+		}
+	}
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	closedir(d);
+}
+
+/* One image at OFFSET of DEV, SIZE bytes long, through a read-only loop. */
+static int corpus_image(int n, int disk, const char *name, long long off, long long size)
+{
+	struct loop_info64 li;
+	char loopdev[32], mnt[128];
+	int ctl, nr, lfd = -1, e = 0;
+
+	klog_drain(0);
+	trouble[0] = '\0';
+	say("# case %d %s\n", n, name);
+	ctl = open("/dev/loop-control", O_RDWR);
+	nr = ctl < 0 ? -1 : ioctl(ctl, LOOP_CTL_GET_FREE);
+	if (nr < 0)
+		e = errno;
+	if (ctl >= 0)
+		close(ctl);
+	if (!e) {
+		snprintf(loopdev, sizeof(loopdev), "/dev/loop%d", nr);
+		lfd = open(loopdev, O_RDONLY);
+		memset(&li, 0, sizeof(li));
+		li.lo_offset = (unsigned long long)off;
+		li.lo_sizelimit = (unsigned long long)size;
+		li.lo_flags = LO_FLAGS_READ_ONLY | LO_FLAGS_AUTOCLEAR;
+		if (lfd < 0 || ioctl(lfd, LOOP_SET_FD, disk) || ioctl(lfd, LOOP_SET_STATUS64, &li))
+			e = errno;
+	}
+	if (e) {
+		/* Not the image's doing: the guest could not offer it. */
+		say("# out: loop: %s\n", errname(e));
+		say("not ok %d %s # ERROR loop device: %s\n", n, name, errname(e));
+		if (lfd >= 0)
+			close(lfd);
+		return 0;
+	}
+	snprintf(mnt, sizeof(mnt), "/mnt/%d", n);
+	mkdir("/mnt", 0755);
+	mkdir(mnt, 0755);
+	if (mount(loopdev, mnt, "ext4", MS_RDONLY, NULL)) {
+		say("# out: mount: %s\n", errname(errno));
+	} else {
+		struct walk w;
+		unsigned char sum[32];
+		char hex[65];
+		int fd = open(mnt, O_RDONLY | O_DIRECTORY);
+
+		say("# out: mount: ok\n");
+		memset(&w, 0, sizeof(w));
+		sha256_init(&w.sum);
+		load_zone(&w, name, mnt);
+		if (fd < 0)
+			walk_error(&w, "", errno);
+		else
+			walk_dir(&w, fd, "", 0);
+		sha256_final(&w.sum, sum);
+		sha256_hex(sum, hex);
+		hex[16] = '\0';
+		say("# out: walk: %ld dirs, %ld files, %ld links, %lld bytes, %ld errors, sha256 %s%s%s%s%s\n",
+		    w.dirs, w.files, w.links, w.bytes, w.errors, hex, w.truncated ? ", truncated" : "",
+		    w.first[0] ? " (first: " : "", w.first, w.first[0] ? ")" : "");
+		if (w.nzone)
+			say("# out: zone: %zu blocks, %ld read through a file%s%s%s\n", w.nzone, w.leaks,
+			    w.leaks ? " (first: " : "", w.first_leak, w.leaks ? ")" : "");
+		free(w.zone);
+		say("# out: umount: %s\n", errname(umount(mnt) ? errno : 0));
+	}
+	rmdir(mnt);
+	close(lfd);
+	klog_drain(1);
+	if (trouble[0]) {
+		say("not ok %d %s # ERROR kernel trouble: %s\n", n, name, trouble);
+		return 0;
+	}
+	say("ok %d %s\n", n, name);
+	return 1;
+}
+
+/* /corpus: "DEV", then "IMAGE OFFSET SIZE" a line. */
+static int run_corpus(FILE *f)
+{
+	char line[512], dev[64], path[80], name[256];
+	long long off, size;
+	int n = 0, pass = 0, disk;
+
+	if (!fgets(line, sizeof(line), f) || sscanf(line, "%63s", dev) != 1) {
+		say("1..0 # SKIP /corpus names no disk\n");
+		return 0;
+	}
+	snprintf(path, sizeof(path), "/dev/%s", dev);
+	disk = open(path, O_RDONLY);
+	if (disk < 0) {
+		say("1..0 # SKIP %s: %s\n", path, errname(errno));
+		return 0;
+	}
+	while (fgets(line, sizeof(line), f))
+		n += sscanf(line, "%255s %lld %lld", name, &off, &size) == 3;
+	say("1..%d\n", n);
+	rewind(f);
+	n = 0;
+	(void)!fgets(line, sizeof(line), f);
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%255s %lld %lld", name, &off, &size) == 3)
+			pass += corpus_image(++n, disk, name, off, size);
+	say("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:0 error:0\n", pass, n - pass);
+	close(disk);
+	return 0;
+}
+
 static int read_plan(struct plan *pl)
 {
 	char line[512];
@@ -407,6 +717,7 @@ int main(void)
 {
 	static struct plan pl[MAX_CASES];
 	int n, i, fd, pass = 0;
+	FILE *corpus;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	mkdir("/dev", 0755);
@@ -426,8 +737,12 @@ int main(void)
 	clearerr(stdout);
 
 	say("KTAP version 1\n");
-	n = read_plan(pl);
-	if (n < 0) {
+	corpus = fopen("/corpus", "r");
+	n = corpus ? 0 : read_plan(pl);
+	if (corpus) {
+		run_corpus(corpus);
+		fclose(corpus);
+	} else if (n < 0) {
 		say("1..0 # SKIP no /plan\n");
 	} else {
 		say("1..%d\n", n);

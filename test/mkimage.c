@@ -50,6 +50,11 @@
  *                                  it (ext3's .journal); the manifest says
  *                                  NAME holds nothing, so a read of it that
  *                                  returns the journal shows as a leak
+ *   mutate SEED                    last, on the image as made so far: the
+ *                                  fuzzer's mutation of that seed (hex, as
+ *                                  test/fuzz logs it; test/mutate.c), and
+ *                                  IMAGE.zone (what no file may read): a
+ *                                  fuzz finding kept as a case
  * WHERE: superblock | gdt | past-end | backup-superblock G | backup-gdt G |
  *        inode-table G | journal | resize-dind (the resize inode's
  *        double-indirect block) | meta-gdt G (with meta_bg, the descriptor
@@ -69,16 +74,16 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <ext2fs/ext2fs.h>
+#include "mutate.h"
 #include "sha256.h"
 
 #define EXIT_BAD 2
-#define FAKE_TIME 1600000000L
 #define UUID "6b1e4b1c-8d2f-4b7e-9a51-0e2d3c4b5a69"
 #define HASH_SEED "2f0c7a55-3e1d-4c8b-b1a4-5d6e7f809a1b"
 #define MAX_OPS 32
 
 static const char *prog = "mkimage";
-static char tmpimg[4096], tmpman[4096], tmpmeta[4096], tmptree[4096], tmpconf[4200];
+static char tmpimg[4096], tmpman[4096], tmpmeta[4096], tmpzone[4200], tmptree[4096], tmpconf[4200];
 
 /* What IMAGE.meta says: the pointed file reads block meta_blk (its first
  * meta_size bytes), the journal file reads the journal (journal_hex). */
@@ -111,6 +116,8 @@ static void cleanup(void)
 		unlink(tmpman);
 	if (tmpmeta[0])
 		unlink(tmpmeta);
+	if (tmpzone[0])
+		unlink(tmpzone);
 	if (tmpconf[0])
 		unlink(tmpconf);
 	/* The tree, depth first, without following links or using a shell. */
@@ -180,6 +187,8 @@ struct recipe {
 	int meta_bg;
 	int journal_at;
 	struct move journal_where;
+	int mutate;
+	unsigned long long mutate_seed;
 };
 
 static void bad_line(const char *file, int line, const char *fmt, ...)
@@ -335,6 +344,16 @@ static void read_recipe(const char *file, struct recipe *r)
 			r->dedup_copies = (int)number(file, line, tok[2]);
 			if (r->dedup_copies < 2 || r->dedup_copies > 16)
 				bad_line(file, line, "dedup: COPIES must be 2 to 16");
+		} else if (!strcmp(tok[0], "mutate")) {
+			char *end;
+
+			if (n != 2)
+				bad_line(file, line, "usage: mutate SEED (hex)");
+			errno = 0;
+			r->mutate_seed = strtoull(tok[1], &end, 16);
+			if (errno || *end || end == tok[1])
+				bad_line(file, line, "mutate: '%s' is not a hex seed", tok[1]);
+			r->mutate = 1;
 		} else {
 			bad_line(file, line, "unknown directive '%s'", tok[0]);
 		}
@@ -1027,6 +1046,13 @@ int main(int argc, char **argv)
 	if (fclose(man))
 		die("write %s:", tmpman);
 	write_meta(tmpimg, tmpmeta, &r);
+	if (r.mutate) {
+		char what[1024];
+
+		snprintf(tmpzone, sizeof(tmpzone), "%s.zone.tmp.%d", img, (int)getpid());
+		if (mutate_file(tmpimg, r.mutate_seed, tmpzone, what, sizeof(what)))
+			die("%s: mutate %016llx: %s", argv[1], r.mutate_seed, what);
+	}
 	{
 		char final[4200];
 
@@ -1038,6 +1064,12 @@ int main(int argc, char **argv)
 		if (rename(tmpmeta, final))
 			die("rename %s:", tmpmeta);
 		tmpmeta[0] = '\0';
+		if (tmpzone[0]) {
+			snprintf(final, sizeof(final), "%s.zone", img);
+			if (rename(tmpzone, final))
+				die("rename %s:", tmpzone);
+			tmpzone[0] = '\0';
+		}
 		if (rename(tmpimg, img))
 			die("rename %s:", tmpimg);
 		tmpimg[0] = '\0';

@@ -18,4 +18,10 @@ test_expect_success 'a module where built-in was asked is not enough' '
 	test_must_fail 1 check-config "$TOP/common/kernel.config" .config 2>err &&
 	test_grep "CONFIG_EXT4_FS=y" err
 '
+test_expect_success 'an option the fragment turns off that is still on is named' '
+	grep "^CONFIG_" "$TOP/common/sanitize.config" >.config && echo "CONFIG_SLUB_TINY=y" >>.config &&
+	test_must_fail 1 check-config "$TOP/common/sanitize.config" .config 2>err &&
+	test_grep "asks: # CONFIG_SLUB_TINY is not set$" err &&
+	sed -i "/CONFIG_SLUB_TINY=y/d" .config && check-config "$TOP/common/sanitize.config" .config
+'
 test_done

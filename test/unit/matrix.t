@@ -161,4 +161,22 @@ test_expect_success 'a flavour takes what patched is told by an override, unless
 	test "$($BIN/matrix expect m.yaml 6.1 plain hardened)" = ./test/cases/plain/expect.hardened &&
 	rm test/cases/plain/expect.hardened
 '
+corpus_yaml() {
+	good && { printf "corpus:\n  debian: {source: e2fsprogs, version: 1.47.0-2, suite: bookworm}\n  images: %s\n" "$1" && cat m.yaml; } >c.yaml
+}
+test_expect_success 'corpus: made make variables, its pattern kept as written' '
+	corpus_yaml "tests/*/image.gz" && $BIN/matrix mk c.yaml >out &&
+	test_grep "^CORPUS_source := e2fsprogs$" out && test_grep "^CORPUS_suite := bookworm$" out &&
+	test_grep "^CORPUS_images := tests/\*/image.gz$" out
+'
+test_expect_success 'corpus: a pattern that leaves the source or needs quoting is refused' '
+	corpus_yaml "../x/*.gz" && test_must_fail 2 $BIN/matrix check c.yaml 2>err &&
+	test_grep "c.yaml:3:11: images: .../x/\*.gz. is not a pattern of files inside the source" err &&
+	corpus_yaml "\"a;b\"" && test_must_fail 2 $BIN/matrix check c.yaml 2>err &&
+	test_grep "images: .a;b. has a character the kit does not allow (;)" err
+'
+test_expect_success 'corpus: an unknown key is refused' '
+	good && { printf "corpus:\n  debian: {source: e, version: 1, suite: s, arch: x}\n  images: a\n" && cat m.yaml; } >c.yaml &&
+	test_must_fail 2 $BIN/matrix check c.yaml 2>err && test_grep "arch" err
+'
 test_done

@@ -130,4 +130,45 @@ test_expect_success JSONSCHEMA 'a table that disagrees with results.json is caug
 test_expect_success CHROMIUM 'a page whose counts do not render is caught' '
 	run_matrix && sed -i "s/<script>.*//" res/matrix.html && test_must_fail check-reports res 2>err
 '
+# with_corpus [patched STATUS]: the run above, with a corpus of two images
+# (x, y) planned and judged for 9.9 (vanilla, patched); patched's y is
+# STATUS (PASS by default), or no record at all when STATUS is "none".
+with_corpus() {
+	mkdir -p corp && printf "x 0 4096 -\ny 1048576 4096 -\n" >corp/index &&
+	printf "corpus\tsrc 1.0-1\t%s\n" "$trash/corp" >>res/plan.tsv &&
+	for v in vanilla patched; do
+		mkdir -p res/9.9/corpus/$v &&
+		st=PASS && reason= && { [ $v = vanilla ] || { st=${1:-PASS}; [ $st = PASS ] || reason="mount: EUCLEAN, expected ok on vanilla"; }; } &&
+		[ "$st" = none ] && continue
+		python3 -c "
+import json, sys
+v, st, reason, corp = sys.argv[1:5]
+recs = [dict(image=i, variant=v, status=s, shared=False, verdict=\"refused EUCLEAN\" if s == \"FAIL\" else \"mounted, 3 files, 9 bytes\",
+             vanilla=\"\" if v == \"vanilla\" else \"mounted, 3 files, 9 bytes\", reason=r, explained=\"\", kernel=\"\", diff=\"\",
+             log=\"boot1.log\") for i, s, r in ((\"x\", \"PASS\", \"\"), (\"y\", st, reason))]
+json.dump(dict(series=\"9.9\", variant=v, image=\"kernel\", corpus=corp, records=recs), open(\"res/9.9/corpus/%s/judged.json\" % v, \"w\"))
+" $v $st "$reason" "$trash/corp" || return 1
+	done
+}
+test_expect_success 'the corpus is a line a kernel in the table, a record an image in every report' '
+	run_matrix && with_corpus FAIL && test_must_fail 1 report res >out 2>&1 &&
+	test "$(tail -1 out)" = "8 passed, 2 failed, 10 skipped" &&
+	test_grep "^corpus src 1.0-1: 2 images, each kernel.s verdicts against its vanilla.s:$" out &&
+	test_grep "^  9.9    vanilla    corpus 2: 2 mount, 0 refused, baseline, 0 oops$" out &&
+	test_grep "^  9.9    patched    corpus 2: 1 mount, 1 refused, 1 differ, 0 oops$" out &&
+	test_grep "9.9 patched corpus y: FAIL: mount: EUCLEAN, expected ok on vanilla" out &&
+	test_grep "^    not ok 2 y # FAIL$" res/results.ktap && test_grep "^not ok 6 9.9.patched.corpus$" res/results.ktap &&
+	test_grep "^ok 8 5.4.patched.corpus # SKIP" res/results.ktap
+'
+test_expect_success 'a corpus boot with no verdicts is ERROR for every image, never a pass' '
+	run_matrix && with_corpus none && echo "run-corpus: kernel: no such kernel image" >res/9.9/corpus/patched-boot.failed &&
+	test_must_fail 1 report res >out 2>&1 &&
+	test_grep "9.9 patched 2 corpus images: ERROR: run-corpus: kernel: no such kernel image" out &&
+	test_grep "corpus 2: 0 mount, 0 refused, 0 differ, 0 oops, 2 no verdict" out
+'
+test_expect_success CHROMIUM 'with the corpus, every reader sees the same totals' '
+	run_matrix && with_corpus FAIL && { report res >/dev/null 2>&1 || :; } && check-reports res >out &&
+	test_grep "agree: 8 passed, 2 failed, 10 skipped" out &&
+	test_grep "rendered in chromium: 8 passed, 2 failed, 10 skipped; 20 cells" out
+'
 test_done

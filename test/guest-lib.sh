@@ -1,0 +1,90 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared by test/run-guest (the image cases) and test/run-corpus (the
+# e2fsprogs images): one bounded boot, the guest's KTAP split per item, and
+# what each planned item came to.  Callers set: out (the output folder),
+# qemu, accel, limit, stall, mem, and define record ITEM STATUS DETAIL.
+# shellcheck shell=sh
+
+# guest_boot KERNEL INITRD LOG KTAP [QEMU ARGS...]: one boot, bounded by
+# $limit seconds in all and by $stall seconds without a new line from the
+# guest or the kernel (a hung mount costs that, not the whole limit).
+# Sets rc: QEMU's exit, 124 when a bound stopped it.
+guest_boot() {
+	gb_kernel=$1 gb_initrd=$2 gb_log=$3 gb_ktap=$4
+	shift 4
+	: >"$gb_ktap"
+	: >"$gb_log"
+	# ttyS0 carries the kernel's console, ttyS1 the guest's KTAP.
+	timeout -k 5 "$limit" "$qemu" -accel "$accel" -m "${mem:-256M}" -smp 1 -nodefaults -display none \
+		-serial "file:$gb_log" -serial "file:$gb_ktap" -monitor none -no-reboot \
+		-kernel "$gb_kernel" -initrd "$gb_initrd" \
+		-append "console=ttyS0 panic=-1 quiet" "$@" </dev/null >"$gb_log.qemu" 2>&1 &
+	gb_pid=$!
+	gb_last= gb_quiet=0 gb_stalled=
+	while kill -0 "$gb_pid" 2>/dev/null; do
+		sleep 1
+		gb_now=$(cat "$gb_ktap" "$gb_log" | wc -c)
+		if [ "$gb_now" = "$gb_last" ]; then
+			gb_quiet=$((gb_quiet + 1))
+		else
+			gb_quiet=0 gb_last=$gb_now
+		fi
+		if [ "$gb_quiet" -ge "$stall" ]; then
+			gb_stalled=y
+			kill "$gb_pid" 2>/dev/null || :
+			break
+		fi
+	done
+	rc=0
+	wait "$gb_pid" || rc=$?
+	[ -z "$gb_stalled" ] || rc=124
+	[ -s "$gb_log.qemu" ] || rm -f "$gb_log.qemu"
+	[ -s "$gb_ktap" ] || cp "$gb_log" "$gb_ktap"
+}
+
+# split_ktap KTAP: OUT/cases/ITEM.{out,kmsg,ktap} from the guest's report
+# (lines the parser does not know are ignored, as KTAP asks).
+split_ktap() {
+	tr -d '\r' <"$1" | awk -v dir="$out/cases" '
+		/^# case [0-9]+ / { c = $4; printf "" >(dir "/" c ".out"); printf "" >(dir "/" c ".kmsg"); next }
+		c != "" && /^# out: / { sub(/^# out: /, ""); print >>(dir "/" c ".out"); next }
+		c != "" && /^# kmsg: / { sub(/^# kmsg: /, ""); print >>(dir "/" c ".kmsg"); next }
+		/^(not )?ok [0-9]+ / { n = ($1 == "not") ? $4 : $3; print >(dir "/" n ".ktap"); c = ""; next }'
+}
+
+# settle REMAINING PLANNED LOG KTAP: record what each planned item of the
+# boot came to; the first without a verdict is the culprit (TIMEOUT or
+# ERROR), the rest go to the next boot.  Sets next (items still to run).
+settle() {
+	st_booted=$(grep -c '^KTAP version 1' "$4" || :)
+	next=
+	st_culprit=
+	for st_c in $1; do
+		case $2 in
+		*" $st_c "*) ;;
+		*) next="$next $st_c"; continue ;;
+		esac
+		if [ -z "$st_culprit" ] && [ -f "$out/cases/$st_c.ktap" ]; then
+			if grep -q '^not ok' "$out/cases/$st_c.ktap"; then
+				record "$st_c" ERROR "$(sed 's/.*# ERROR //' "$out/cases/$st_c.ktap")"
+			else
+				record "$st_c" DONE -
+			fi
+		elif [ -z "$st_culprit" ]; then
+			st_culprit=$st_c
+			st_why=$(grep -E 'Kernel panic|BUG:|Oops' "$3" | head -1 | cut -c1-160)
+			if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+				st_bound="$limit seconds"
+				[ -z "$gb_stalled" ] || st_bound="$stall seconds without output"
+				record "$st_c" TIMEOUT "# TIMEOUT $st_bound${st_why:+: $st_why} (log: $3)"
+			else
+				record "$st_c" ERROR "guest stopped without a verdict (qemu exit $rc)${st_why:+: $st_why} (log: $3)"
+			fi
+		elif [ "$st_booted" -eq 0 ]; then
+			# A kernel that never reached init gets no second chance per item.
+			record "$st_c" "$(tail -1 "$out/status.tsv" | cut -f2)" "guest never started (log: $3)"
+		else
+			next="$next $st_c"
+		fi
+	done
+}

@@ -1,0 +1,167 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The e2fsprogs corpus without the network or a kernel: build/fetch-corpus
+# against a stand-in apt serving a made-up source package, test/run-corpus
+# against a stand-in QEMU, test/judge --corpus on what they leave.
+. "$(dirname "$0")/lib.sh"
+export KIT_CACHE="$trash/cache" KIT_SUITES=src:bookworm
+
+# An image is its superblock: s_feature_ro_compat at byte 1124; 0x4000 is
+# shared_blocks.
+image() {
+	head -c 1124 /dev/zero >"$1" && printf "$2" >>"$1" && head -c $((4096 - 1128)) /dev/urandom >>"$1"
+}
+
+# A source package src 1.0-1: an upstream tarball with tests/a/image.gz
+# and tests/b/image.gz (b sets shared_blocks) and a .dsc pinning it; the
+# stand-in apt-get source copies them (FAKE_DSC=other serves another .dsc).
+fake_src() {
+	rm -rf pkg && mkdir -p pkg/src-1.0/tests/a pkg/src-1.0/tests/b pkg/src-1.0/tests/c &&
+	image pkg/a.img "\0\0\0\0" && image pkg/b.img "\0\100\0\0" &&
+	gzip -c pkg/a.img >pkg/src-1.0/tests/a/image.gz && gzip -c pkg/b.img >pkg/src-1.0/tests/b/image.gz &&
+	echo "not an image" >pkg/src-1.0/tests/c/expect &&
+	tar -C pkg -czf pkg/src_1.0.orig.tar.gz src-1.0 &&
+	{ echo "Format: 3.0 (quilt)" && echo "Source: src" && echo "Checksums-Sha256:" &&
+	  echo " $(sha256sum pkg/src_1.0.orig.tar.gz | cut -d" " -f1) $(stat -c %s pkg/src_1.0.orig.tar.gz) src_1.0.orig.tar.gz"; } >pkg/src_1.0-1.dsc &&
+	mkdir -p fakebin &&
+	cat >fakebin/apt-cache <<-'F' &&
+	#!/bin/sh
+	echo "Package: src"; echo "Version: 1.0-1"
+	F
+	cat >fakebin/apt-get <<-F &&
+	#!/bin/sh
+	for a in "\$@"; do last=\$a; done
+	case \$last in
+	update) exit 0 ;;
+	src=1.0-1) cp "$trash/pkg/src_1.0.orig.tar.gz" . && cp "$trash/pkg/src_1.0-1.dsc" . &&
+	           if [ "\$FAKE_DSC" = other ]; then echo "Comment: changed" >>src_1.0-1.dsc; fi
+	           if [ "\$FAKE_DSC" = tarball ]; then echo junk >>src_1.0.orig.tar.gz; fi ;;
+	*) echo "E: no \$last" >&2; exit 100 ;;
+	esac
+	F
+	chmod +x fakebin/apt-cache fakebin/apt-get &&
+	mkdir -p etc && echo "deb http://mirror.example/debian bookworm main" >etc/sources.list &&
+	echo "deb http://mirror.example/security bookworm-security main" >>etc/sources.list &&
+	rm -rf cache
+}
+fetch_() {
+	PATH="$trash/fakebin:$PATH" KIT_APT_ETC=etc KIT_HOST_CODENAME=bookworm \
+		fetch-corpus src 1.0-1 bookworm "tests/*/image.gz" cache/corpus/src lock
+}
+
+test_expect_success 'the first fetch records the .dsc in the lock and lays every image out on one disk' '
+	fake_src && : >lock && fetch_ >out &&
+	test_grep "^src:src 1.0-1 $(sha256sum pkg/src_1.0-1.dsc | cut -d" " -f1)$" lock &&
+	printf "a 0 4096 -\nb 1048576 4096 shared_blocks\n" >want && test_cmp want cache/corpus/src/index &&
+	cmp -n 4096 cache/corpus/src/disk pkg/a.img &&
+	cmp -n 4096 -i 1048576:0 cache/corpus/src/disk pkg/b.img
+'
+test_expect_success 'a .dsc whose hash differs from the lock is refused, nothing laid out' '
+	fake_src && echo "src:src 1.0-1 0000000000000000000000000000000000000000000000000000000000000000" >lock &&
+	cp lock lock.before &&
+	test_must_fail 1 fetch_ 2>err &&
+	test_grep "lock: src:src 1.0-1: the .dsc has sha256 .* but the lock says 0000" err &&
+	test_cmp lock.before lock && ! test -e cache/corpus/src/index
+'
+test_expect_success 'a tarball that is not the one the .dsc names is refused' '
+	fake_src && : >lock && FAKE_DSC=tarball test_must_fail 1 fetch_ 2>err &&
+	test_grep "a file differs from what src_1.0-1.dsc says" err && ! test -s lock &&
+	! test -e cache/corpus/src/index
+'
+test_expect_success 'a pattern nothing matches is one clear error' '
+	fake_src && : >lock &&
+	PATH="$trash/fakebin:$PATH" KIT_APT_ETC=etc KIT_HOST_CODENAME=bookworm \
+		test_must_fail 1 fetch-corpus src 1.0-1 bookworm "tests/*/image.bz2" cache/corpus/src lock 2>err &&
+	test_grep "no file matches .tests/\*/image.bz2. (matrix.yaml: corpus: images)" err
+'
+
+# A stand-in QEMU for run-corpus: it reads /corpus from the initramfs and
+# says of each image what FAKE_<image> asks (ok by default): refused,
+# other (another walk), hang, oops.
+fake_qemu() {
+	mkdir -p corpus && printf "a 0 4096 -\nb 1048576 4096 -\nc 2097152 4096 -\ns 3145728 4096 shared_blocks\n" >corpus/index &&
+	: >corpus/disk && : >init && chmod +x init && : >kernel &&
+	cat >fake-qemu <<-'Q' &&
+	#!/bin/sh
+	n=0
+	while [ $# -gt 0 ]; do
+		case $1 in
+		-initrd) rd=$2 ;;
+		-serial) n=$((n + 1)); [ $n -eq 1 ] && console=${2#file:}; [ $n -eq 2 ] && ktap=${2#file:} ;;
+		esac
+		shift
+	done
+	exec >"$ktap"
+	echo "KTAP version 1"
+	n=0
+	cpio -i --quiet --to-stdout corpus <"$rd" | tail -n +2 | while read -r img off size; do
+		n=$((n + 1))
+		echo "# case $n $img"
+		eval "what=\${FAKE_$img:-ok}"
+		case $what in
+		hang) exec sleep 60 ;;
+		refused) echo "# out: mount: EUCLEAN"; echo "# kmsg: EXT4-fs (loop0): bad geometry"; echo "ok $n $img" ;;
+		oops) echo "# out: mount: ok"; echo "not ok $n $img # ERROR kernel trouble: BUG: KASAN: use-after-free in ext4_xattr"; ;;
+		*) echo "# out: mount: ok"
+		   echo "# out: walk: 2 dirs, 3 files, 0 links, 99 bytes, 0 errors, sha256 $( [ "$what" = other ] && echo 2222 || echo 1111)"
+		   echo "# out: umount: ok"; echo "ok $n $img" ;;
+		esac
+	done
+	Q
+	chmod +x fake-qemu
+}
+corpus_() {
+	KIT_QEMU="$trash/fake-qemu" KIT_GUEST_INIT="$trash/init" KIT_GUEST_STALL=2 KIT_GUEST_TIMEOUT=20 \
+		run-corpus 9.9 "$1" kernel corpus "runs/$1" >/dev/null &&
+	KIT_CORPUS_EXPECT="$trash/expect" judge --corpus 9.9 "$1" "runs/$1" runs/vanilla >/dev/null
+}
+# rec VARIANT IMAGE FIELD: one field of one judged record.
+rec() {
+	python3 -c "import json,sys; print(next(r[sys.argv[3]] for r in json.load(open(sys.argv[1]))[\"records\"] if r[\"image\"] == sys.argv[2]))" "runs/$1/judged.json" "$2" "$3"
+}
+
+test_expect_success 'the same verdict as vanilla passes' '
+	fake_qemu && mkdir -p expect && corpus_ vanilla && corpus_ patched &&
+	test "$(rec patched a status):$(rec patched b status):$(rec patched a vanilla)" = "PASS:PASS:mounted, 3 files, 99 bytes"
+'
+test_expect_success 'a verdict other than vanilla fails, naming both' '
+	fake_qemu && corpus_ vanilla && FAKE_a=refused FAKE_b=other corpus_ hardened &&
+	test "$(rec hardened a status):$(rec hardened b status)" = FAIL:FAIL &&
+	test "$(rec hardened a reason)" = "mount: EUCLEAN, expected ok on vanilla" &&
+	rec hardened b diff >diff && test_grep "^-walk: .*sha256 1111" diff && test_grep "^+walk: .*sha256 2222" diff
+'
+test_expect_success 'a difference an expectation file explains passes, with its why' '
+	fake_qemu && mkdir -p expect && printf "# the hardened zone order refuses it\nmount: EUCLEAN\nkmsg~ bad geometry\n" >expect/a.hardened &&
+	corpus_ vanilla && FAKE_a=refused corpus_ hardened &&
+	test "$(rec hardened a status):$(rec hardened a explained)" = "PASS:the hardened zone order refuses it"
+'
+test_expect_success 'an expectation file that explains no difference fails' '
+	fake_qemu && mkdir -p expect && printf "# stale\nmount: EUCLEAN\n" >expect/a.hardened &&
+	corpus_ vanilla && corpus_ hardened &&
+	test "$(rec hardened a status)" = FAIL && rec hardened a reason >r && test_grep "explains a difference: remove it" r
+'
+test_expect_success 'an expectation for one series is read before the general one' '
+	fake_qemu && mkdir -p expect && printf "# general\nmount: EIO\n" >expect/a.hardened &&
+	printf "# on 9.9\nmount: EUCLEAN\n" >expect/a.hardened.9.9 &&
+	corpus_ vanilla && FAKE_a=refused corpus_ hardened && test "$(rec hardened a explained)" = "on 9.9"
+'
+test_expect_success 'kernel trouble is an ERROR, on vanilla too' '
+	fake_qemu && rm -rf expect && mkdir expect && FAKE_b=oops corpus_ vanilla && FAKE_c=oops corpus_ patched &&
+	test "$(rec vanilla b status):$(rec patched c status)" = ERROR:ERROR &&
+	rec patched c reason >r && test_grep "KASAN" r &&
+	test "$(rec patched b status)" = ERROR && rec patched b reason >r && test_grep "no vanilla verdict" r
+'
+test_expect_success 'an image that hangs is TIMEOUT and the images after it still run' '
+	fake_qemu && corpus_ vanilla && FAKE_b=hang corpus_ patched &&
+	test "$(rec patched a status):$(rec patched b status):$(rec patched c status)" = PASS:TIMEOUT:PASS &&
+	rec patched b reason >r && test_grep "2 seconds without output" r
+'
+test_expect_success 'an image that sets shared_blocks is not held to vanilla' '
+	fake_qemu && corpus_ vanilla && FAKE_s=refused corpus_ patched &&
+	test "$(rec patched s status):$(rec patched s shared)" = PASS:True
+'
+test_expect_success 'a variant judged without vanilla is bad input' '
+	fake_qemu && corpus_ vanilla && KIT_QEMU="$trash/fake-qemu" KIT_GUEST_INIT="$trash/init" run-corpus 9.9 patched kernel corpus runs/patched >/dev/null &&
+	test_must_fail 2 judge --corpus 9.9 patched runs/patched 2>err && test_grep "VANILLA_OUTDIR" err
+'
+test_done
