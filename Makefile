@@ -160,7 +160,7 @@ endef
 # object tree: only the stack's files recompile), its boot, its verdicts.
 define variant_rules
 $(call kernel,$(1),$(2)): $(KIT_CACHE)/src/$(1).stamp $(call config_of,$(2)) build/kernel build/check-config $(S_$(1)_list_$(call stackv,$(2))) $(S_$(1)_patches_$(call stackv,$(2))) $(if $(call base_of,$(1),$(2)),$(call kernel,$(1),$(call base_of,$(1),$(2))))
-	@$$(call guarded,$(RESULTS)/$(1)/$(2)/build.failed,build,KIT_CONFIG=$(call config_of,$(2)) KIT_FIX_A="$(S_$(1)_fix_A)" KIT_FIX_A_ORIG=$(FIX_A_ORIG) \
+	@$$(call guarded,$(RESULTS)/$(1)/$(2)/build.failed,build,KIT_CONFIG=$(call config_of,$(2)) KIT_VARIANT_NAME=$(2) KIT_FIX_A="$(S_$(1)_fix_A)" KIT_FIX_A_ORIG=$(FIX_A_ORIG) \
 	  flock $(KIT_CACHE)/src/$(1).lock build/kernel $(1) $(call stackv,$(2)) $(KIT_CACHE)/src/$(1) $(KIT_CACHE)/obj/$(1)$(if $(call san,$(2)),-san) $$(@D) $(S_$(1)_stack))
 
 # The corpus: the same kernel on every image of it, judged against vanilla's.
