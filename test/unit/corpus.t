@@ -128,6 +128,7 @@ test_expect_success 'a verdict other than vanilla fails, naming both' '
 	fake_qemu && corpus_ vanilla && FAKE_a=refused FAKE_b=other corpus_ hardened &&
 	test "$(rec hardened a status):$(rec hardened b status)" = FAIL:FAIL &&
 	test "$(rec hardened a reason)" = "mount: EUCLEAN, expected ok on vanilla" &&
+	test "$(rec hardened a kernel)" = "EXT4-fs (DEV): bad geometry" &&
 	rec hardened b diff >diff && test_grep "^-walk: .*sha256 1111" diff && test_grep "^+walk: .*sha256 2222" diff
 '
 test_expect_success 'a difference an expectation file explains passes, with its why' '
