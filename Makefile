@@ -260,10 +260,10 @@ bump: | $(call deps,fetch)
 	@test -n "$(SERIES)" || { echo "make bump: say which, e.g. make bump SERIES=6.1" >&2; exit 2; }
 	@build/bump $(SERIES) matrix.yaml matrix.lock
 
-check-unit: $(BIN)/matrix $(BIN)/mkimage $(BIN)/guest-init | $(call deps,tools images build stacks report check)
+check-unit: $(BIN)/matrix $(BIN)/mkimage $(BIN)/fuzz $(BIN)/guest-init | $(call deps,tools images build stacks report check)
 	@test/run-tests unit
 
-check: $(BIN)/matrix $(BIN)/mkimage $(BIN)/guest-init | $(call deps,tools fetch build images guest report stacks check)
+check: $(BIN)/matrix $(BIN)/mkimage $(BIN)/fuzz $(BIN)/guest-init | $(call deps,tools fetch build images guest report stacks check)
 	@test/run-tests all
 
 clean-results:

@@ -58,15 +58,15 @@ checkout() {
 test_expect_success 'two checkouts on one cache never read each other'"'"'s matrix' '
 	checkout a && checkout b && pin=$(a/build/matrix -C a get a/matrix.yaml 7.3 source.debian.version) &&
 	b/build/matrix -C b set-version b/matrix.yaml 7.3 7.3.99-1 &&
-	env -u KIT_BUILD make -n -C b KIT_CACHE="$trash/shared" VERSIONS=7.3 kernels >b.out 2>&1 &&
+	env -u KIT_BUILD -u MAKEFLAGS -u MAKELEVEL make -n -C b KIT_CACHE="$trash/shared" VERSIONS=7.3 kernels >b.out 2>&1 &&
 	test_grep "fetch-debian 7.3 linux-source-7.3 7.3.99-1 " b.out &&
-	env -u KIT_BUILD make -n -C a KIT_CACHE="$trash/shared" VERSIONS=7.3 kernels >a.out 2>&1 &&
+	env -u KIT_BUILD -u MAKEFLAGS -u MAKELEVEL make -n -C a KIT_CACHE="$trash/shared" VERSIONS=7.3 kernels >a.out 2>&1 &&
 	test_grep "fetch-debian 7.3 linux-source-7.3 $pin " a.out && ! grep -q 7.3.99 a.out
 '
 test_expect_success 'a kernel is keyed by its stack: another stack is another kernel' '
-	checkout c && env -u KIT_BUILD make -s -C c --no-print-directory KIT_CACHE="$trash/shared" VERSIONS=7.3 kernels -n >one &&
+	checkout c && env -u KIT_BUILD -u MAKEFLAGS -u MAKELEVEL make -s -C c --no-print-directory KIT_CACHE="$trash/shared" VERSIONS=7.3 kernels -n >one &&
 	echo "# changed" >>c/versions/7.3/series.hardened &&
-	env -u KIT_BUILD make -s -C c --no-print-directory KIT_CACHE="$trash/shared" VERSIONS=7.3 kernels -n >two &&
+	env -u KIT_BUILD -u MAKEFLAGS -u MAKELEVEL make -s -C c --no-print-directory KIT_CACHE="$trash/shared" VERSIONS=7.3 kernels -n >two &&
 	grep -o "out/7.3/hardened-[0-9a-f-]*" one | sort -u >h1 && grep -o "out/7.3/hardened-[0-9a-f-]*" two | sort -u >h2 &&
 	test -s h1 && ! test_cmp h1 h2 2>/dev/null &&
 	grep -o "out/7.3/patched-[0-9a-f-]*" one | sort -u >p1 && grep -o "out/7.3/patched-[0-9a-f-]*" two | sort -u >p2 &&
@@ -75,14 +75,14 @@ test_expect_success 'a kernel is keyed by its stack: another stack is another ke
 test_expect_success 'apply, review, report, clean-results build no matrix tools and install no guest or checker' '
 	mkdir -p g && tar -C "$TOP" --exclude=./.kit --exclude=./results --exclude=./.git -cf - . | tar -C g -xf - &&
 	for goal in "apply TREE=$trash/none" review report clean-results; do
-		{ env -u KIT_BUILD make -n -C g $goal >out 2>&1 || :; } &&
+		{ env -u KIT_BUILD -u MAKEFLAGS -u MAKELEVEL make -n -C g $goal >out 2>&1 || :; } &&
 		! test -e g/.kit/bin/matrix && ! test -e g/.kit/matrix.mk &&
 		! grep -E "deps build/packages .*(guest|check|build|images)" out &&
 		! grep -E "mkimage|guest-init|matrix\.c" out || { echo "goal $goal:"; cat out; return 1; }
 	done
 '
 test_expect_success 'make matrix on a checkout that has no results folder yet' '
-	checkout h && { env -u KIT_BUILD make -n -C h KIT_CACHE="$trash/shared" RESULTS="$trash/none/results" VERSIONS=5.4 matrix >out 2>&1 || :; } &&
+	checkout h && { env -u KIT_BUILD -u MAKEFLAGS -u MAKELEVEL make -n -C h KIT_CACHE="$trash/shared" RESULTS="$trash/none/results" VERSIONS=5.4 matrix >out 2>&1 || :; } &&
 	! grep -q "No such file" out && test -s none/results/plan.tsv
 '
 test_done
