@@ -196,10 +196,10 @@ $(KIT_BUILD)/images/%.img: test/cases/%/recipe $(BIN)/mkimage
 	@mkdir -p $(@D)
 	@$(call guarded,$(RESULTS)/images/$*.failed,image $*,$(BIN)/mkimage $< $@)
 
-# Written whole by build/fetch-corpus (index last), so the index says it is there.
+# Written whole by build/fetch-corpus (renamed into place), so the index
+# says it is there.
 $(CORPUS_DIR)/index: matrix.lock | $(call deps,fetch)
 	@$(call guarded,$(RESULTS)/corpus.failed,corpus fetch,build/fetch-corpus $(CORPUS_source) $(CORPUS_version) $(CORPUS_suite) '$(CORPUS_images)' $(CORPUS_DIR) matrix.lock)
-	@touch $@
 corpus: $(if $(CORPUS),$(CORPUS_DIR)/index)
 
 images: $(IMAGES)

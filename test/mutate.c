@@ -220,27 +220,30 @@ static void one(struct state *s)
 	struct ext2_super_block *sb = fs->super;
 	char name[96];
 	dgrp_t g = any_group(s);
+	unsigned int m = pick(s, 9);
 	blk64_t b;
 
-	switch (pick(s, 9)) {
+	switch (m) {
 	case 0:
-		b = place(s, name, sizeof(name));
-		copy_blocks(fs, ext2fs_block_bitmap_loc(fs, g), b, 1);
-		ext2fs_block_bitmap_loc_set(fs, g, b);
-		say(s, "; block-bitmap %u at %s", g, name);
-		break;
 	case 1:
+	case 2: {
+		/* block bitmap, inode bitmap, inode table: moved, content too */
+		static const char *const what[] = { "block-bitmap", "inode-bitmap", "inode-table" };
+		unsigned int k = m;
+		blk64_t from = k == 0 ? ext2fs_block_bitmap_loc(fs, g) :
+			       k == 1 ? ext2fs_inode_bitmap_loc(fs, g) : ext2fs_inode_table_loc(fs, g);
+
 		b = place(s, name, sizeof(name));
-		copy_blocks(fs, ext2fs_inode_bitmap_loc(fs, g), b, 1);
-		ext2fs_inode_bitmap_loc_set(fs, g, b);
-		say(s, "; inode-bitmap %u at %s", g, name);
+		copy_blocks(fs, from, b, k == 2 ? fs->inode_blocks_per_group : 1);
+		if (k == 0)
+			ext2fs_block_bitmap_loc_set(fs, g, b);
+		else if (k == 1)
+			ext2fs_inode_bitmap_loc_set(fs, g, b);
+		else
+			ext2fs_inode_table_loc_set(fs, g, b);
+		say(s, "; %s %u at %s", what[k], g, name);
 		break;
-	case 2:
-		b = place(s, name, sizeof(name));
-		copy_blocks(fs, ext2fs_inode_table_loc(fs, g), b, fs->inode_blocks_per_group);
-		ext2fs_inode_table_loc_set(fs, g, b);
-		say(s, "; inode-table %u at %s", g, name);
-		break;
+	}
 	case 3:
 		sb->s_log_groups_per_flex = (unsigned char)pick(s, 12);
 		say(s, "; flex_bg size 2^%u", sb->s_log_groups_per_flex);

@@ -4,6 +4,7 @@
 # against a stand-in apt serving a made-up source package, test/run-corpus
 # against a stand-in QEMU, test/judge --corpus on what they leave.
 . "$(dirname "$0")/lib.sh"
+. "$TOP/test/unit/fake-qemu.sh"
 export KIT_CACHE="$trash/cache" KIT_SUITES=src:bookworm
 
 # An image is its superblock: s_feature_ro_compat at byte 1124; 0x4000 is
@@ -75,23 +76,13 @@ test_expect_success 'a pattern nothing matches is one clear error' '
 	test_grep "no file matches .tests/\*/image.bz2. (matrix.yaml: corpus: images)" err
 '
 
-# A stand-in QEMU for run-corpus: it reads /corpus from the initramfs and
+# corpus_guest: a stand-in QEMU for run-corpus: it reads /corpus from the initramfs and
 # says of each image what FAKE_<image> asks (ok by default): refused,
 # other (another walk), hang, oops.
-fake_qemu() {
+corpus_guest() {
 	mkdir -p corpus && printf "a 0 4096 -\nb 1048576 4096 -\nc 2097152 4096 -\ns 3145728 4096 shared_blocks\n" >corpus/index &&
 	: >corpus/disk && : >init && chmod +x init && : >kernel &&
-	cat >fake-qemu <<-'Q' &&
-	#!/bin/sh
-	n=0
-	while [ $# -gt 0 ]; do
-		case $1 in
-		-initrd) rd=$2 ;;
-		-serial) n=$((n + 1)); [ $n -eq 1 ] && console=${2#file:}; [ $n -eq 2 ] && ktap=${2#file:} ;;
-		esac
-		shift
-	done
-	exec >"$ktap"
+	fake_qemu fake-qemu <<-'Q'
 	echo "KTAP version 1"
 	n=0
 	cpio -i --quiet --to-stdout corpus <"$rd" | tail -n +2 | while read -r img off size; do
@@ -108,7 +99,6 @@ fake_qemu() {
 		esac
 	done
 	Q
-	chmod +x fake-qemu
 }
 corpus_() {
 	KIT_QEMU="$trash/fake-qemu" KIT_GUEST_INIT="$trash/init" KIT_GUEST_STALL=2 KIT_GUEST_TIMEOUT=20 \
@@ -121,48 +111,48 @@ rec() {
 }
 
 test_expect_success 'the same verdict as vanilla passes' '
-	fake_qemu && mkdir -p expect && corpus_ vanilla && corpus_ patched &&
+	corpus_guest && mkdir -p expect && corpus_ vanilla && corpus_ patched &&
 	test "$(rec patched a status):$(rec patched b status):$(rec patched a vanilla)" = "PASS:PASS:mounted, 3 files, 99 bytes"
 '
 test_expect_success 'a verdict other than vanilla fails, naming both' '
-	fake_qemu && corpus_ vanilla && FAKE_a=refused FAKE_b=other corpus_ hardened &&
+	corpus_guest && corpus_ vanilla && FAKE_a=refused FAKE_b=other corpus_ hardened &&
 	test "$(rec hardened a status):$(rec hardened b status)" = FAIL:FAIL &&
 	test "$(rec hardened a reason)" = "mount: EUCLEAN, expected ok on vanilla" &&
 	test "$(rec hardened a kernel)" = "EXT4-fs (DEV): bad geometry" &&
 	rec hardened b diff >diff && test_grep "^-walk: .*sha256 1111" diff && test_grep "^+walk: .*sha256 2222" diff
 '
 test_expect_success 'a difference an expectation file explains passes, with its why' '
-	fake_qemu && mkdir -p expect && printf "# the hardened zone order refuses it\nmount: EUCLEAN\nkmsg~ bad geometry\n" >expect/a.hardened &&
+	corpus_guest && mkdir -p expect && printf "# the hardened zone order refuses it\nmount: EUCLEAN\nkmsg~ bad geometry\n" >expect/a.hardened &&
 	corpus_ vanilla && FAKE_a=refused corpus_ hardened &&
 	test "$(rec hardened a status):$(rec hardened a explained)" = "PASS:the hardened zone order refuses it"
 '
 test_expect_success 'an expectation file that explains no difference fails' '
-	fake_qemu && mkdir -p expect && printf "# stale\nmount: EUCLEAN\n" >expect/a.hardened &&
+	corpus_guest && mkdir -p expect && printf "# stale\nmount: EUCLEAN\n" >expect/a.hardened &&
 	corpus_ vanilla && corpus_ hardened &&
 	test "$(rec hardened a status)" = FAIL && rec hardened a reason >r && test_grep "explains a difference: remove it" r
 '
 test_expect_success 'an expectation for one series is read before the general one' '
-	fake_qemu && mkdir -p expect && printf "# general\nmount: EIO\n" >expect/a.hardened &&
+	corpus_guest && mkdir -p expect && printf "# general\nmount: EIO\n" >expect/a.hardened &&
 	printf "# on 9.9\nmount: EUCLEAN\n" >expect/a.hardened.9.9 &&
 	corpus_ vanilla && FAKE_a=refused corpus_ hardened && test "$(rec hardened a explained)" = "on 9.9"
 '
 test_expect_success 'kernel trouble is an ERROR, on vanilla too' '
-	fake_qemu && rm -rf expect && mkdir expect && FAKE_b=oops corpus_ vanilla && FAKE_c=oops corpus_ patched &&
+	corpus_guest && rm -rf expect && mkdir expect && FAKE_b=oops corpus_ vanilla && FAKE_c=oops corpus_ patched &&
 	test "$(rec vanilla b status):$(rec patched c status)" = ERROR:ERROR &&
 	rec patched c reason >r && test_grep "KASAN" r &&
 	test "$(rec patched b status)" = ERROR && rec patched b reason >r && test_grep "no vanilla verdict" r
 '
 test_expect_success 'an image that hangs is TIMEOUT and the images after it still run' '
-	fake_qemu && corpus_ vanilla && FAKE_b=hang corpus_ patched &&
+	corpus_guest && corpus_ vanilla && FAKE_b=hang corpus_ patched &&
 	test "$(rec patched a status):$(rec patched b status):$(rec patched c status)" = PASS:TIMEOUT:PASS &&
 	rec patched b reason >r && test_grep "2 seconds without output" r
 '
 test_expect_success 'an image that sets shared_blocks is not held to vanilla' '
-	fake_qemu && corpus_ vanilla && FAKE_s=refused corpus_ patched &&
+	corpus_guest && corpus_ vanilla && FAKE_s=refused corpus_ patched &&
 	test "$(rec patched s status):$(rec patched s shared)" = PASS:True
 '
 test_expect_success 'a variant judged without vanilla is bad input' '
-	fake_qemu && corpus_ vanilla && KIT_QEMU="$trash/fake-qemu" KIT_GUEST_INIT="$trash/init" run-corpus 9.9 patched kernel corpus runs/patched >/dev/null &&
+	corpus_guest && corpus_ vanilla && KIT_QEMU="$trash/fake-qemu" KIT_GUEST_INIT="$trash/init" run-corpus 9.9 patched kernel corpus runs/patched >/dev/null &&
 	test_must_fail 2 judge --corpus 9.9 patched runs/patched 2>err && test_grep "VANILLA_OUTDIR" err
 '
 test_done

@@ -7,6 +7,7 @@
 export KIT_CACHE="$trash/cache" KIT_CASES_DIR="$trash/cases" KIT_IMAGES="$trash/images"
 export KIT_QEMU="$trash/fake-qemu" KIT_GUEST_INIT="$trash/init" KIT_GUEST_TIMEOUT=3
 export KIT_MATRIX="$trash/m.yaml"
+. "$TOP/test/unit/fake-qemu.sh"
 
 # A matrix of one series, 9.9, for the judge's expect lookups.
 fake_matrix() {
@@ -39,18 +40,8 @@ setup() {
 		: >images/$c.img && : >images/$c.img.manifest || return 1
 	done
 	# The stand-in reads the plan from the initramfs, as the real guest does.
-	cat >fake-qemu <<-'Q'
-	#!/bin/sh
-	n=0
-	while [ $# -gt 0 ]; do
-		case $1 in
-		-initrd) rd=$2 ;;
-		-serial) n=$((n + 1)); [ $n -eq 1 ] && console=${2#file:}; [ $n -eq 2 ] && ktap=${2#file:} ;;
-		esac
-		shift
-	done
 	# What the guest says goes to the second serial port, as in the real one.
-	exec >"$ktap"
+	fake_qemu fake-qemu <<-'Q'
 	plan=$(cpio -i --quiet --to-stdout plan <"$rd")
 	[ "$FAKE" = silent ] && exec sleep 60
 	echo "KTAP version 1"
@@ -72,5 +63,4 @@ setup() {
 		echo "# out: mount: ok"; echo "some kernel line"; echo "# kmsg: hello $c"; echo "ok $n $c"
 	done
 	Q
-	chmod +x fake-qemu
 }

@@ -4,6 +4,7 @@
 # findings rebuild from a recipe; test/judge --fuzz and test/run-fuzz
 # against a stand-in QEMU.
 . "$(dirname "$0")/lib.sh"
+. "$TOP/test/unit/fake-qemu.sh"
 CASES=$TOP/test/cases
 
 base() { [ -f plain.img ] || $BIN/mkimage "$CASES/plain/recipe" plain.img; }
@@ -58,17 +59,7 @@ test_expect_success 'a bad seed in a recipe is one clear error' '
 fake() {
 	base && : >init && chmod +x init && : >kernel && mkdir -p imgs cases/plain &&
 	cp plain.img imgs/plain.img && cp "$CASES/plain/recipe" cases/plain/ &&
-	cat >fake-qemu <<-'Q' &&
-	#!/bin/sh
-	n=0
-	while [ $# -gt 0 ]; do
-		case $1 in
-		-initrd) rd=$2 ;;
-		-serial) n=$((n + 1)); [ $n -eq 2 ] && ktap=${2#file:} ;;
-		esac
-		shift
-	done
-	exec >"$ktap"
+	fake_qemu fake-qemu <<-'Q'
 	echo "KTAP version 1"
 	n=0
 	cpio -i --quiet --to-stdout corpus <"$rd" | tail -n +2 | while read -r img off size; do
@@ -84,7 +75,6 @@ fake() {
 		echo "# out: umount: ok"; echo "ok $n $img"
 	done
 	Q
-	chmod +x fake-qemu
 }
 fuzz_() {
 	KIT_QEMU="$trash/fake-qemu" KIT_GUEST_INIT="$trash/init" KIT_IMAGES=imgs KIT_CASES_DIR=cases \
