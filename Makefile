@@ -3,9 +3,10 @@
 # and in each flavour, boot each kernel in QEMU on the image set, judge the
 # verdicts, and print the table.
 #
-#   make matrix [VERSIONS="6.1 7.3"] [FLAVOURS=...] [CORPUS=] [SANITIZE=1]
+#   make matrix [VERSIONS="6.1 7.3"] [FLAVOURS=...] [CORPUS=] [SANITIZE=1] [GATES=1]
 #                                      build, boot, judge, report
-#   make check                         unit tests, then the matrix
+#   make gates [GATES_ALLMOD="5.10 7.3"]   the matrix and its build gates
+#   make check                         unit tests, then the matrix with its gates
 #   make report                        render results/results.json again
 #   make fuzz [FUZZ_SERIES=...] [FUZZ_COUNT=2000] [FUZZ_SEED=1]   mutated images
 #   make bump SERIES=6.1               move a Debian pin to the newest served
@@ -31,7 +32,7 @@ FIX_A_ORIG := $(wildcard common/upstream/A-*.patch)
 CASES := $(sort $(notdir $(patsubst %/,%,$(dir $(wildcard test/cases/*/recipe)))))
 IMAGES := $(CASES:%=$(KIT_BUILD)/images/%.img)
 
-.PHONY: all matrix cells kernels images corpus fuzz check check-unit report review apply bump clean-results tools FORCE
+.PHONY: all matrix gates cells kernels images corpus fuzz check check-unit report review apply bump clean-results tools FORCE
 .DELETE_ON_ERROR:
 all: matrix
 
@@ -179,13 +180,50 @@ $(RESULTS)/$(1)/$(2)/boot.tsv: $(call kernel,$(1),$(2)) $(IMAGES) $(BIN)/guest-i
 $(RESULTS)/$(1)/$(2)/cells.json: $(RESULTS)/$(1)/$(2)/boot.tsv test/judge matrix.yaml $(KIT_BUILD)/expect.list $(wildcard test/cases/*/expect*) | $(BIN)/matrix $(call deps,report)
 	@$$(call guarded,$(RESULTS)/$(1)/$(2)/judge.failed,judge,test/judge $(1) $(2) $(RESULTS)/$(1)/$(2))
 endef
+# The build gates (make gates, or make matrix GATES=1): fs/ext4/ of each
+# variant under the configuration the distribution ships (Debian's
+# linux-config-X.Y of the pinned release; for a tree series, its
+# x86_64_defconfig with every ext4 option, common/gates-ext4.config) and,
+# for GATES_ALLMOD (the oldest and newest series of the run), allmodconfig,
+# with W=1 and sparse, each in an object tree of its own; checkpatch on
+# every patch of every stack.  Findings are verdicts (exit status 3, the
+# tsv says which); only a gate that cannot run leaves a marker.
+GATES ?=
+GATES_ALLMOD ?= $(shell printf '%s\n' $(RUN) | sort -V | sed -n '1p;$$p' | sort -u)
+GATE_FRAGMENT := common/gates-ext4.config
+cfgpkg = $(patsubst linux-source-%,linux-config-%,$(S_$(1)_package))
+cfgdeb = $(KIT_CACHE)/debs/$(call cfgpkg,$(1))_$(S_$(1)_version).deb
+gate_config = $(if $(filter debian,$(call src_kind,$(1))),distro:$(call cfgdeb,$(1)),defconfig:$(GATE_FRAGMENT))
+gate_variants = vanilla patched $(filter $(FLAVOURS),$(call flavours_of,$(1)))
+gate_kinds = config $(if $(filter $(1),$(GATES_ALLMOD)),allmodconfig) checkpatch
+gate_file = $(RESULTS)/$(1)/gates/$(2)/$(if $(filter checkpatch,$(2)),checkpatch,gate).tsv
+gate_stack = $(sort $(foreach v,$(call gate_variants,$(1)),$(S_$(1)_list_$(v)) $(S_$(1)_patches_$(v))))
+
+define gate_rules
+$(if $(filter debian,$(call src_kind,$(1))),$(call cfgdeb,$(1)): | $(call deps,fetch)
+	@$$(call guarded,$(RESULTS)/$(1)/gates/fetch.failed,config fetch,build/fetch-debian $(1) $(call cfgpkg,$(1)) $(S_$(1)_version) $(S_$(1)_suite) $$@ matrix.lock))
+
+$(call gate_file,$(1),config): $(KIT_CACHE)/src/$(1).stamp $(patsubst defconfig:%,%,$(patsubst distro:%,%,$(call gate_config,$(1)))) build/gate-build build/push-stack $(call gate_stack,$(1)) | $(call deps,build gates)
+	@$$(call guarded,$(RESULTS)/$(1)/gates/config.failed,gates,flock $(KIT_CACHE)/src/$(1).lock build/gate-build $(1) $(call gate_config,$(1)) \
+	  $(KIT_CACHE)/src/$(1) $(S_$(1)_stack) $(KIT_CACHE)/gates/$(1)-config $$(@D) $(call gate_variants,$(1)) || [ $$$$? -eq 3 ])
+
+$(call gate_file,$(1),allmodconfig): $(KIT_CACHE)/src/$(1).stamp build/gate-build build/push-stack $(call gate_stack,$(1)) | $(call deps,build gates)
+	@$$(call guarded,$(RESULTS)/$(1)/gates/allmodconfig.failed,gates,flock $(KIT_CACHE)/src/$(1).lock build/gate-build $(1) allmodconfig \
+	  $(KIT_CACHE)/src/$(1) $(S_$(1)_stack) $(KIT_CACHE)/gates/$(1)-allmodconfig $$(@D) $(call gate_variants,$(1)) || [ $$$$? -eq 3 ])
+
+$(call gate_file,$(1),checkpatch): $(KIT_CACHE)/src/$(1).stamp build/gate-checkpatch $(call gate_stack,$(1)) $(wildcard common/upstream/*.patch) | $(call deps,gates)
+	@$$(call guarded,$(RESULTS)/$(1)/gates/checkpatch.failed,checkpatch,build/gate-checkpatch $(1) $(KIT_CACHE)/src/$(1) $(S_$(1)_stack) common/upstream $$(@D) || [ $$$$? -eq 3 ])
+endef
+$(foreach s,$(SERIES_ALL),$(eval $(call gate_rules,$(s))))
+
 $(foreach s,$(SERIES_ALL),$(eval $(call series_rules,$(s))))
 $(foreach s,$(SERIES_ALL),$(foreach v,$(call variants,$(s)),$(eval $(call variant_rules,$(s),$(v)))))
 
 # A series whose source is missing becomes a SKIP row, never a pass.
 RUN := $(foreach s,$(VERSIONS),$(if $(call src_ready,$(s)),$(s)))
 SKIP := $(filter-out $(RUN),$(VERSIONS))
-CELLS := $(foreach s,$(RUN),$(foreach v,$(call variants,$(s)),$(RESULTS)/$(s)/$(v)/cells.json $(if $(CORPUS),$(RESULTS)/$(s)/corpus/$(v)/judged.json)))
+CELLS := $(foreach s,$(RUN),$(foreach v,$(call variants,$(s)),$(RESULTS)/$(s)/$(v)/cells.json $(if $(CORPUS),$(RESULTS)/$(s)/corpus/$(v)/judged.json)) \
+	$(if $(GATES),$(foreach k,$(call gate_kinds,$(s)),$(call gate_file,$(s),$(k)))))
 
 # The expect files there are: rewritten only when one comes or goes.
 $(KIT_BUILD)/expect.list: FORCE
@@ -213,7 +251,7 @@ define NL
 
 
 endef
-plan = $(foreach c,$(CASES),case$(TAB)$(c)$(NL))$(if $(CORPUS),corpus$(TAB)$(CORPUS_source) $(CORPUS_version)$(TAB)$(CORPUS_DIR)$(NL))$(foreach s,$(VERSIONS),series$(TAB)$(s)$(TAB)$(if $(filter $(s),$(RUN)),run$(TAB)$(S_$(s)_verified)$(TAB)$(KIT_CACHE)/src/$(s),skip$(TAB)$(S_$(s)_verified)$(TAB)$(call skip_reason,$(s)))$(NL)$(foreach v,$(call variants,$(s)),cell$(TAB)$(s)$(TAB)$(v)$(TAB)$(call kernel,$(s),$(v))$(TAB)$(or $(call stack_hash,$(s),$(v)),-)$(NL)))
+plan = $(foreach c,$(CASES),case$(TAB)$(c)$(NL))$(if $(CORPUS),corpus$(TAB)$(CORPUS_source) $(CORPUS_version)$(TAB)$(CORPUS_DIR)$(NL))$(foreach s,$(VERSIONS),series$(TAB)$(s)$(TAB)$(if $(filter $(s),$(RUN)),run$(TAB)$(S_$(s)_verified)$(TAB)$(KIT_CACHE)/src/$(s),skip$(TAB)$(S_$(s)_verified)$(TAB)$(call skip_reason,$(s)))$(NL)$(foreach v,$(call variants,$(s)),cell$(TAB)$(s)$(TAB)$(v)$(TAB)$(call kernel,$(s),$(v))$(TAB)$(or $(call stack_hash,$(s),$(v)),-)$(NL))$(if $(GATES),$(if $(filter $(s),$(RUN)),$(foreach k,$(call gate_kinds,$(s)),gate$(TAB)$(s)$(TAB)$(k)$(TAB)$(RESULTS)/$(s)/gates/$(k)$(NL)))))
 
 # A failing step is a cell, not a stop: every other series still runs, the
 # report is written, and the exit status says something failed.
@@ -222,6 +260,10 @@ matrix: | $(call deps,tools fetch build images guest report)
 	@$(MAKE) -k --no-print-directory cells || { mkdir -p $(RESULTS); touch $(RESULTS)/.cells-failed; }
 	@$(shell mkdir -p $(RESULTS))$(file >$(RESULTS)/plan.tsv,$(subst $(NL) ,$(NL),$(subst $(NL) ,$(NL),$(plan))))rc=0; test/report $(RESULTS) || rc=$$?; \
 	  [ ! -e $(RESULTS)/.cells-failed ] || [ $$rc -ne 0 ] || rc=1; rm -f $(RESULTS)/.cells-failed; exit $$rc
+
+# The matrix with its build gates, in one report.
+gates:
+	@$(MAKE) --no-print-directory matrix GATES=1
 
 # Image fuzzing, opt-in: FUZZ_COUNT mutated images of the image cases
 # (seeded: the same FUZZ_SEED makes the same images) booted on every
@@ -260,10 +302,10 @@ bump: | $(call deps,fetch)
 	@test -n "$(SERIES)" || { echo "make bump: say which, e.g. make bump SERIES=6.1" >&2; exit 2; }
 	@build/bump $(SERIES) matrix.yaml matrix.lock
 
-check-unit: $(BIN)/matrix $(BIN)/mkimage $(BIN)/fuzz $(BIN)/guest-init | $(call deps,tools images build stacks report check)
+check-unit: $(BIN)/matrix $(BIN)/mkimage $(BIN)/fuzz $(BIN)/guest-init | $(call deps,tools images build stacks report check gates)
 	@test/run-tests unit
 
-check: $(BIN)/matrix $(BIN)/mkimage $(BIN)/fuzz $(BIN)/guest-init | $(call deps,tools fetch build images guest report stacks check)
+check: $(BIN)/matrix $(BIN)/mkimage $(BIN)/fuzz $(BIN)/guest-init | $(call deps,tools fetch build images guest report stacks check gates)
 	@test/run-tests all
 
 clean-results:

@@ -100,3 +100,24 @@ resolve_series() {
 	done
 	rm -rf "$rs_dir"
 }
+
+# patch_header PATCH: the message and tags of a patch, up to its "---".
+patch_header() { sed -n '1,/^---$/p' "$1"; }
+
+# original_of PATCH UPSTREAM: which original (in UPSTREAM, the kit's
+# common/upstream) a backport comes from: "commit SHA upstream." names one
+# by its hash, "Original: common/upstream/FILE" by its file.  Prints
+# nothing when it names none.
+original_of() {
+	oo_sha=$(patch_header "$1" | sed -n 's/^commit \([0-9a-f]\{12,40\}\) upstream\.$/\1/p' | head -1)
+	if [ -n "$oo_sha" ]; then
+		for oo_o in "$2"/*.patch; do
+			grep -q "^commit $oo_sha" "$oo_o" 2>/dev/null && { echo "$oo_o"; return; }
+			case ${oo_o##*/} in *"$(echo "$oo_sha" | cut -c1-12)"*) echo "$oo_o"; return ;; esac
+		done
+		return
+	fi
+	oo_f=$(patch_header "$1" | sed -n 's|.*Original: *common/upstream/\([^ ]*\).*|\1|p' | head -1)
+	[ -n "$oo_f" ] && [ -f "$2/$oo_f" ] && echo "$2/$oo_f"
+	return 0
+}

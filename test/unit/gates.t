@@ -1,0 +1,190 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The build gates without a kernel tree: build/gate-build against a
+# stand-in kbuild (a Makefile that compiles fs/ext4/*.c with the real gcc,
+# W=1 adding -Wall -Wextra, and runs the real sparse under C=1), so the
+# findings are gcc's and sparse's own messages; build/gate-checkpatch
+# against a stand-in checkpatch.pl printing checkpatch's terse format; the
+# report on what they leave.
+. "$(dirname "$0")/lib.sh"
+export KIT_CACHE="$trash/cache"
+
+# make check installs them (build/packages: build, stacks, gates).
+command -v sparse >/dev/null && command -v ccache >/dev/null && command -v quilt >/dev/null &&
+	test_set_prereq GATES
+
+# The stand-in tree: its Makefile takes the targets and variables
+# build/gate-build gives kbuild; fs/ext4/inode.c already has an unused
+# variable, a finding before any stack.
+tree() {
+	rm -rf tree && mkdir -p tree/fs/ext4 tree/scripts/kconfig tree/arch/x86/configs &&
+	cat >tree/Makefile <<-'EOF' &&
+	.RECIPEPREFIX = >
+	.PHONY: fs/ext4/
+	O ?= .
+	CC ?= gcc
+	SRCS := $(wildcard fs/ext4/*.c)
+	REFUSED := Makefile:9: C=1 specified, but sparse is not available or not up to date
+	x86_64_defconfig allmodconfig:
+	>@echo CONFIG_MODULES=y >$(O)/.config; echo CONFIG_EXT4_FS=m >>$(O)/.config
+	olddefconfig prepare:
+	>@test -f $(O)/.config
+	fs/ext4/:
+	>@mkdir -p $(O)/fs/ext4; rc=0; $(if $(FAKE_SPARSE_REFUSED),echo "$(REFUSED)";) for f in $(SRCS); do echo "  CC [M]  $${f%.c}.o"; \
+	>  $(CC) $(if $(W),-Wall -Wextra) -c $$f -o $(O)/$${f%.c}.o || rc=1; \
+	>  if [ -n "$(C)" ] && [ -z "$(FAKE_SPARSE_REFUSED)" ]; then echo "  CHECK   $$f"; sparse -D__CHECKER__ $$f; fi; done; exit $$rc
+	EOF
+	printf "#!/bin/sh\nexit 0\n" >tree/scripts/config &&
+	printf "#!/bin/sh\ncat \"\$4\" >>\"\$3\"\n" >tree/scripts/kconfig/merge_config.sh &&
+	chmod +x tree/scripts/config tree/scripts/kconfig/merge_config.sh &&
+	cat >tree/fs/ext4/ext4.h <<-'EOF' &&
+	#ifdef __CHECKER__
+	#define __user __attribute__((noderef, address_space(1)))
+	#else
+	#define __user
+	#endif
+	EOF
+	printf "#include \"ext4.h\"\nint ext4_super(int a);\nint ext4_super(int a)\n{\n\treturn a + 1;\n}\n" >tree/fs/ext4/super.c &&
+	printf "#include \"ext4.h\"\nint ext4_inode(void);\nint ext4_inode(void)\n{\n\tint before;\n\treturn 0;\n}\n" >tree/fs/ext4/inode.c
+}
+
+# A stack of one change a variant: patched moves inode.c's lines (its
+# warning moves too), unused adds an unused variable, addrspace hands a
+# __user pointer to a plain one, broken does not compile.
+stack() {
+	rm -rf stack && mkdir stack && (cd tree && git init -q && git add -A && git commit -qm base) &&
+	mkpatch() {
+		(cd tree && git diff) | sed '/^diff --git/d; /^index /d' >"stack/$1.patch" && (cd tree && git checkout -q -- .)
+	}
+	printf "/* moved */\n/* down */\n" | cat - tree/fs/ext4/inode.c >x && mv x tree/fs/ext4/inode.c && mkpatch moved &&
+	sed -i "s/return a + 1;/int unused;\n\treturn a + 1;/" tree/fs/ext4/super.c && mkpatch unused &&
+	printf "int ext4_addr(int __user *p);\nint ext4_addr(int __user *p)\n{\n\tint *q = p;\n\treturn *q;\n}\n" >>tree/fs/ext4/super.c && mkpatch addrspace &&
+	sed -i "s/return a + 1;/return a +;/" tree/fs/ext4/super.c && mkpatch broken &&
+	rm -rf tree/.git &&
+	echo moved.patch >stack/series &&
+	for f in unused addrspace broken; do echo $f.patch >stack/series.$f; done
+}
+gate() {
+	gate-build 1.0 "$1" tree stack obj out vanilla patched unused addrspace broken >log 2>&1
+}
+row() { awk -F'\t' -v v="$1" '$1 == v { print $2, $3, $4, $5, $6 }' out/gate.tsv; }
+
+test_expect_success GATES 'vanilla builds under the tree defconfig with the fragment: its warning is the baseline' '
+	tree && stack && echo CONFIG_EXT4_FS=m >frag &&
+	test_must_fail 3 gate defconfig:frag &&
+	test "$(row vanilla)" = "ok 1 0 0 0" &&
+	test_grep "^gcc	fs/ext4/inode.c: warning: unused variable .before. \[-Wunused-variable\]$" out/vanilla.findings &&
+	test_grep "^config	x86_64_defconfig + frag	ext4=m	sparse=[0-9]" out/gate.tsv
+'
+test_expect_success GATES 'a change that moves a warning (other line numbers) adds nothing' '
+	test "$(row patched)" = "ok 1 0 0 0" && test ! -s out/patched.new
+'
+test_expect_success GATES 'an unused variable fails the W=1 gate, naming it' '
+	test "$(row unused)" = "new 2 1 0 0" &&
+	test_grep "^gcc	fs/ext4/super.c: warning: unused variable .unused." out/unused.new &&
+	test_grep "unused: new, gcc W=1 2 (+1)" log
+'
+test_expect_success GATES 'a __user pointer given to a plain one fails the sparse gate, expected and got joined' '
+	test "$(row addrspace)" = "new 1 0 1 1" &&
+	test_grep "^sparse	fs/ext4/super.c: warning: incorrect type in initializer (different address spaces) | expected int \*q | got int \[noderef\] <asn:1> \*p$" out/addrspace.new
+'
+test_expect_success GATES 'a variant that does not compile is build-failed, the others still judged' '
+	test "$(row broken | cut -d" " -f1)" = build-failed
+'
+test_expect_success GATES 'a stack of no new finding passes (exit 0), the baseline still listed' '
+	gate-build 1.0 defconfig:frag tree stack obj out2 vanilla patched >log2 2>&1 &&
+	test_grep "patched: ok, gcc W=1 1 (+0), sparse 0 (+0)" log2
+'
+test_expect_success GATES 'a tree that refuses sparse: the gate says so, in the record and the report' '
+	FAKE_SPARSE_REFUSED=1 gate-build 1.0 defconfig:frag tree stack obj out6 vanilla patched >log6 2>&1 &&
+	test_grep "^config	x86_64_defconfig + frag	ext4=m	sparse=refused:" out6/gate.tsv &&
+	test_grep "is refused by this tree" log6 &&
+	mkdir -p res6 && printf "series\t1.0\trun\t-\t%s/tree\ngate\t1.0\tconfig\t%s/out6\n" "$trash" "$trash" >res6/plan.tsv &&
+	report res6 >table6 &&
+	test_grep "gates: defconfig ok: W=1 +0 (vanilla 1), sparse not run (.* refused by the tree)$" table6
+'
+test_expect_success GATES 'the distribution config comes from the config .deb, its name in the record' '
+	mkdir -p deb/DEBIAN deb/usr/src/linux-config-1.0 &&
+	printf "Package: linux-config-1.0\nVersion: 1.0-1\nArchitecture: amd64\nMaintainer: x <x@x>\nDescription: x\n" >deb/DEBIAN/control &&
+	printf "CONFIG_MODULES=y\nCONFIG_EXT4_FS=y\n" | xz >deb/usr/src/linux-config-1.0/config.amd64_none_amd64.xz &&
+	dpkg-deb -b deb cfg.deb >/dev/null && rm -rf obj &&
+	gate-build 1.0 distro:cfg.deb tree stack obj out3 vanilla >log3 2>&1 &&
+	test_grep "^config	linux-config-1.0 1.0-1 (config.amd64_none_amd64)	ext4=y	sparse=" out3/gate.tsv
+'
+test_expect_success 'a configuration without ext4 stops the gate, naming it' '
+	tree && mkdir -p st && : >st/series && printf "#!/bin/sh\n: >\"\$3\"\n" >tree/scripts/kconfig/merge_config.sh &&
+	printf "CONFIG_MODULES=y\n" >frag2 && sed -i "s/echo CONFIG_EXT4_FS=m >>\$(O)\/.config/:/" tree/Makefile &&
+	test_must_fail 1 gate-build 1.0 defconfig:frag2 tree st obj4 out4 vanilla 2>err &&
+	test_grep "has no CONFIG_EXT4_FS after olddefconfig" err && test ! -e out4/gate.tsv
+'
+
+# checkpatch: a stand-in printing its terse format: ERROR for an added
+# line with trailing whitespace, GIT_COMMIT_ID for any "commit <hex>" line
+# of the message (as checkpatch does for stable's reference line), WARNING
+# for an added line over 80 columns.
+checkpatch_tree() {
+	rm -rf ct && mkdir -p ct/scripts up st2 &&
+	cat >ct/scripts/checkpatch.pl <<-'EOF' &&
+	my $n = 0; my $body = 0;
+	while (<STDIN>) { $n++; chomp;
+		$body = 1 if /^--- /;
+		print "-:$n: ERROR:GIT_COMMIT_ID: Please use git commit description style\n" if !$body && /^commit [0-9a-f]{12,}/;
+		print "-:$n: ERROR:TRAILING_WHITESPACE: trailing whitespace\n" if $body && /^\+.*\s$/;
+		print "-:$n: WARNING:LONG_LINE: line length exceeds 80 columns\n" if $body && /^\+.{81}/; }
+	EOF
+	body() { printf -- "---\n--- a/f.c\n+++ b/f.c\n@@ -1 +1,%d @@\n x\n" "$(($# + 1))"; for l in "$@"; do printf "+%s\n" "$l"; done; }
+	{ printf "From: Someone <s@example.org>\nSubject: [PATCH] fix\n\nWhy.\n\nSigned-off-by: Someone <s@example.org>\n"; body "y "; } >up/A-0123456789ab-fix.patch &&
+	{ printf "From: ext4 backport kit <ext4-backport-kit@users.invalid>\nSubject: [PATCH] ours\n\nWhy.\n\nSigned-off-by: ext4 backport kit <ext4-backport-kit@users.invalid>\n"; body "z "; } >up/O-ours.patch &&
+	sha=0123456789abcdef0123456789abcdef01234567 &&
+	{ printf "From: Someone <s@example.org>\nSubject: [PATCH] fix\n\ncommit %s upstream.\n\nWhy.\n\n" $sha; body "y "; } >st2/same.patch &&
+	{ printf "From: Someone <s@example.org>\nSubject: [PATCH] fix\n\nWhy.\nOriginal: common/upstream/A-0123456789ab-fix.patch\n\n"; body "y " "w "; } >st2/more.patch &&
+	{ printf "From: ext4 backport kit <ext4-backport-kit@users.invalid>\nSubject: [PATCH] ours\n\nOriginal: common/upstream/O-ours.patch\n\n"; body "z " "$(printf "%090d" 0)"; } >st2/ours.patch &&
+	printf "same.patch\nmore.patch\n" >st2/series && printf "same.patch\nours.patch\n" >st2/series.hardened
+}
+cprow() { awk -F'\t' -v p="$1" '$1 == p { print $2, $3, $4, $5, $6 }' cp/checkpatch.tsv; }
+
+test_expect_success 'checkpatch: an error the original has too is not new; stable reference line is a note' '
+	checkpatch_tree &&
+	test_must_fail 3 gate-checkpatch 1.0 ct st2 up cp 2>err &&
+	test "$(cprow same.patch)" = "patched,hardened 1 0 0 0" &&
+	test_grep "^NOTE:STABLE_REFERENCE: \"commit $sha upstream.\"" cp/same.patch.txt
+'
+test_expect_success 'checkpatch: one more error of a kind the original has once is new' '
+	test "$(cprow more.patch)" = "patched 2 1 0 0" &&
+	test_grep "^1.0: more.patch: ERROR:TRAILING_WHITESPACE" err
+'
+test_expect_success 'checkpatch: an original of the kit'"'"'s own is no baseline; warnings are listed, not fatal' '
+	test "$(cprow ours.patch)" = "hardened 1 1 1 0" &&
+	test_grep "^WARNING:LONG_LINE" cp/ours.patch.txt
+'
+test_expect_success 'checkpatch: a stack without new errors passes' '
+	printf "same.patch\n" >st2/series && rm -f st2/series.hardened &&
+	gate-checkpatch 1.0 ct st2 up cp2 >cpout 2>&1 &&
+	test_grep "1 patches, 1 errors (0 new), 0 warnings" cpout
+'
+test_expect_success 'checkpatch: a tree without scripts/checkpatch.pl is refused, naming it' '
+	mkdir -p bare && test_must_fail 1 gate-checkpatch 1.0 bare st2 up cp3 2>err &&
+	test_grep "bare: no scripts/checkpatch.pl" err
+'
+
+# The report: a gate is a record of its series, FAIL naming the findings.
+test_expect_success GATES 'the report counts each gate, prints the gate line and the findings, JUnit says FAIL' '
+	tree && stack && rm -rf obj &&
+	test_must_fail 3 gate-build 1.0 defconfig:frag tree stack obj res/w vanilla patched unused addrspace >log5 2>&1 &&
+	mkdir -p res && cp -r cp res/c &&
+	printf "series\t1.0\trun\t1.0.1\t%s/tree\ngate\t1.0\tconfig\t%s/res/w\ngate\t1.0\tcheckpatch\t%s/res/c\n" "$trash" "$trash" "$trash" >res/plan.tsv &&
+	test_must_fail 1 report res >table &&
+	test_grep "^  1.0    gates: defconfig FAIL: W=1 +1 (vanilla 1), sparse +1 (vanilla 0); checkpatch 4 errors (2 new), 1 warnings$" table &&
+	test_grep "^  1.0 gate defconfig: FAIL: unused: gcc	fs/ext4/super.c: warning: unused variable" table &&
+	test_grep "0 passed, 2 failed, 0 skipped" table &&
+	python3 -c "import json, jsonschema, sys; jsonschema.validate(json.load(open(\"res/results.json\")), json.load(open(sys.argv[1])))" "$TOP/test/results.schema.json" &&
+	test_grep "<testsuite name=\"1.0/gates\" tests=\"2\" failures=\"2\" errors=\"0\"" res/junit.xml
+'
+test_expect_success 'the report: a planned gate that left nothing is an ERROR naming its marker' '
+	mkdir -p res2/1.0/gates && echo "gate-build: 1.0: make prepare failed" >res2/1.0/gates/config.failed &&
+	printf "series\t1.0\trun\t-\t%s/tree\ngate\t1.0\tconfig\t%s/res2/none\n" "$trash" "$trash" >res2/plan.tsv &&
+	test_must_fail 1 report res2 >table2 &&
+	test_grep "gates: config ERROR" table2 &&
+	test_grep "1.0 gate config: ERROR: gate-build: 1.0: make prepare failed" table2
+'
+test_done
