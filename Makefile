@@ -186,8 +186,10 @@ endef
 # x86_64_defconfig with every ext4 option, common/gates-ext4.config) and,
 # for GATES_ALLMOD (the oldest and newest series of the run), allmodconfig,
 # with W=1 and sparse, each in an object tree of its own; checkpatch on
-# every patch of every stack.  Findings are verdicts (exit status 3, the
-# tsv says which); only a gate that cannot run leaves a marker.
+# every patch of every stack; for a Debian-served series, Debian's own
+# kernel booted with ext4.ko built here (build/gate-shipped).  Findings are
+# verdicts (exit status 3, the tsv says which); only a gate that cannot run
+# leaves a marker.
 GATES ?=
 GATES_ALLMOD ?= $(shell printf '%s\n' $(RUN) | sort -V | sed -n '1p;$$p' | sort -u)
 GATE_FRAGMENT := common/gates-ext4.config
@@ -195,8 +197,8 @@ cfgpkg = $(patsubst linux-source-%,linux-config-%,$(S_$(1)_package))
 cfgdeb = $(KIT_CACHE)/debs/$(call cfgpkg,$(1))_$(S_$(1)_version).deb
 gate_config = $(if $(filter debian,$(call src_kind,$(1))),distro:$(call cfgdeb,$(1)),defconfig:$(GATE_FRAGMENT))
 gate_variants = vanilla patched $(filter $(FLAVOURS),$(call flavours_of,$(1)))
-gate_kinds = config $(if $(filter $(1),$(GATES_ALLMOD)),allmodconfig) checkpatch
-gate_file = $(RESULTS)/$(1)/gates/$(2)/$(if $(filter checkpatch,$(2)),checkpatch,gate).tsv
+gate_kinds = config $(if $(filter $(1),$(GATES_ALLMOD)),allmodconfig) checkpatch $(if $(filter debian,$(call src_kind,$(1))),shipped)
+gate_file = $(RESULTS)/$(1)/gates/$(2)/$(if $(filter checkpatch shipped,$(2)),$(2),gate).tsv
 gate_stack = $(sort $(foreach v,$(call gate_variants,$(1)),$(S_$(1)_list_$(v)) $(S_$(1)_patches_$(v))))
 
 define gate_rules
@@ -213,6 +215,15 @@ $(call gate_file,$(1),allmodconfig): $(KIT_CACHE)/src/$(1).stamp build/gate-buil
 
 $(call gate_file,$(1),checkpatch): $(KIT_CACHE)/src/$(1).stamp build/gate-checkpatch $(call gate_stack,$(1)) $(wildcard common/upstream/*.patch) | $(call deps,gates)
 	@$$(call guarded,$(RESULTS)/$(1)/gates/checkpatch.failed,checkpatch,build/gate-checkpatch $(1) $(KIT_CACHE)/src/$(1) $(S_$(1)_stack) common/upstream $$(@D) || [ $$$$? -eq 3 ])
+
+# Debian's own kernel of the release, its shipped ext4.ko and ours built
+# against its headers (SKIP when this machine's gcc is not the one it was
+# built with), booted on the image cases.
+$(call gate_file,$(1),shipped): $(KIT_CACHE)/src/$(1).stamp $(call cfgdeb,$(1)) build/gate-shipped build/push-stack $(call gate_stack,$(1)) \
+	  $(IMAGES) $(BIN)/guest-init test/run-guest test/judge $(wildcard test/cases/*/expect*) | $(call deps,guest report gates)
+	@$$(call guarded,$(RESULTS)/$(1)/gates/shipped.failed,shipped kernel,KIT_CASES="$(CASES)" KIT_IMAGES=$(KIT_BUILD)/images KIT_GUEST_INIT=$(BIN)/guest-init \
+	  flock $(KIT_CACHE)/src/$(1).lock build/gate-shipped $(1) $(S_$(1)_version) $(S_$(1)_suite) $(call cfgdeb,$(1)) $(KIT_CACHE)/src/$(1) $(S_$(1)_stack) \
+	  $(KIT_CACHE)/gates/$(1)-shipped $$(@D) matrix.lock $(call gate_variants,$(1)) || [ $$$$? -eq 3 ])
 endef
 $(foreach s,$(SERIES_ALL),$(eval $(call gate_rules,$(s))))
 

@@ -47,6 +47,7 @@
 #include <sys/reboot.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/fs.h>
 #include <linux/fsmap.h>
@@ -713,6 +714,43 @@ static int read_plan(struct plan *pl)
 	return n;
 }
 
+/*
+ * A distribution's kernel has the block driver and ext4 as modules: /modules
+ * lists them in load order (run-guest's KIT_GUEST_MODULES, dependencies
+ * first).  Then wait for every disk of /plan: the driver finds them as it
+ * loads, their nodes come a moment later.
+ */
+static void load_modules(void)
+{
+	char line[512], dev[600];
+	FILE *f = fopen("/modules", "r");
+	int i;
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		int fd;
+
+		line[strcspn(line, "\n")] = 0;
+		if (!*line)
+			continue;
+		fd = open(line, O_RDONLY);
+		if (fd < 0 || syscall(SYS_finit_module, fd, "", 0))
+			say("# module %s: %s\n", line, errname(errno));
+		if (fd >= 0)
+			close(fd);
+	}
+	fclose(f);
+	f = fopen("/plan", "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		snprintf(dev, sizeof(dev), "/dev/%.*s", (int)strcspn(line, " \t\n"), line);
+		for (i = 0; i < 300 && access(dev, F_OK); i++)
+			usleep(100000);
+	}
+	if (f)
+		fclose(f);
+}
+
 int main(void)
 {
 	static struct plan pl[MAX_CASES];
@@ -736,6 +774,7 @@ int main(void)
 		close(fd);
 	clearerr(stdout);
 
+	load_modules();
 	say("KTAP version 1\n");
 	corpus = fopen("/corpus", "r");
 	n = corpus ? 0 : read_plan(pl);

@@ -187,4 +187,36 @@ test_expect_success 'the report: a planned gate that left nothing is an ERROR na
 	test_grep "gates: config ERROR" table2 &&
 	test_grep "1.0 gate config: ERROR: gate-build: 1.0: make prepare failed" table2
 '
+# The shipped kernel: only the compiler check and the report run here
+# (make gates boots Debian's kernel for real).
+cfgdeb() {
+	rm -rf sdeb && mkdir -p sdeb/DEBIAN sdeb/usr/src/linux-config-1.0 &&
+	printf "Package: linux-config-1.0\nVersion: 1.0-1\nArchitecture: amd64\nMaintainer: x <x@x>\nDescription: x\n" >sdeb/DEBIAN/control &&
+	printf "CONFIG_EXT4_FS=m\n$1" | xz >sdeb/usr/src/linux-config-1.0/config.amd64_none_amd64.xz &&
+	dpkg-deb -b sdeb "$2" >/dev/null
+}
+test_expect_success 'shipped: a kernel built by another compiler is a SKIP naming both, nothing fetched' '
+	cfgdeb "CONFIG_CC_VERSION_TEXT=\"gcc-99 (Debian 99.1.0-1) 99.1.0\"\n" other.deb &&
+	gate-shipped 1.0 1.0-1 sid other.deb tree stack sw sout lock vanilla patched >log7 2>&1 &&
+	test_grep "^skip	Debian built it with \"gcc-99 (Debian 99.1.0-1) 99.1.0\", this machine has \"$(gcc --version | head -1)\"" sout/shipped.tsv &&
+	test ! -e "$KIT_CACHE/apt" && test ! -e lock
+'
+test_expect_success 'shipped: a config without the compiler it was built with is refused' '
+	cfgdeb "" none.deb &&
+	test_must_fail 1 gate-shipped 1.0 1.0-1 sid none.deb tree stack sw sout2 lock vanilla 2>err &&
+	test_grep "none.deb: its config has no CONFIG_CC_VERSION_TEXT" err
+'
+test_expect_success 'shipped: the report counts a SKIP with the skipped, a case not as expected fails naming it' '
+	mkdir -p res7/pass/vanilla res7/pass/patched && cp -r sout res7/skip &&
+	printf "vanilla\t2\t2\tshipped\t1.0.0-1-amd64\npatched\t1\t2\tbuilt\t1.0.0-1-amd64\n" >res7/pass/shipped.tsv &&
+	echo "{\"cells\": [{\"case\": \"a\", \"status\": \"PASS\", \"actual\": \"mounted\", \"expected\": \"mounted\"}]}" >res7/pass/vanilla/cells.json &&
+	echo "{\"cells\": [{\"case\": \"b\", \"status\": \"FAIL\", \"actual\": \"refused EUCLEAN\", \"expected\": \"ro ok, rw EINVAL\"}]}" >res7/pass/patched/cells.json &&
+	printf "series\t1.0\trun\t-\t%s/tree\ngate\t1.0\tshipped\t%s/res7/pass\nseries\t2.0\trun\t-\t%s/tree\ngate\t2.0\tshipped\t%s/res7/skip\n" "$trash" "$trash" "$trash" "$trash" >res7/plan.tsv &&
+	test_must_fail 1 report res7 >table7 &&
+	test_grep "gates: shipped 1.0.0-1-amd64 FAIL: vanilla 2/2 (shipped ext4.ko), patched 1/2 (built ext4.ko)" table7 &&
+	test_grep "1.0 gate shipped: FAIL: patched b: refused EUCLEAN (want ro ok, rw EINVAL)" table7 &&
+	test_grep "shipped SKIP: Debian built it with" table7 &&
+	test_grep "^0 passed, 1 failed, 1 skipped$" table7 &&
+	python3 -c "import json, jsonschema, sys; jsonschema.validate(json.load(open(\"res7/results.json\")), json.load(open(sys.argv[1])))" "$TOP/test/results.schema.json"
+'
 test_done
