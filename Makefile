@@ -132,7 +132,7 @@ $(foreach s,$(SERIES_ALL),$(eval SRCKEY_$(s) := $(call srckey,$(s))))
 # Markers are per step: RESULTS/images/CASE.failed, RESULTS/X.Y/{fetch,
 # source,unpack}.failed, RESULTS/X.Y/VARIANT/{build,boot,judge}.failed;
 # make matrix clears them all first, so they say what failed in this run.
-guarded = rm -f $(1); KIT_FAILURE_FILE=$(1) $(3) || { rc=$$?; mkdir -p $(dir $(1)); [ -s $(1) ] || echo "$(2) failed (exit $$rc)" >$(1); exit $$rc; }
+guarded = rm -f $(1); export KIT_FAILURE_FILE=$(1); $(3) || { rc=$$?; mkdir -p $(dir $(1)); [ -s $(1) ] || echo "$(2) failed (exit $$rc)" >$(1); exit $$rc; }
 
 define debian_rules
 $(KIT_CACHE)/debs/$(S_$(1)_package)_$(S_$(1)_version).deb: | $(call deps,fetch)
@@ -200,30 +200,41 @@ gate_variants = vanilla patched $(filter $(FLAVOURS),$(call flavours_of,$(1)))
 gate_kinds = config $(if $(filter $(1),$(GATES_ALLMOD)),allmodconfig) checkpatch $(if $(filter debian,$(call src_kind,$(1))),shipped)
 gate_file = $(RESULTS)/$(1)/gates/$(2)/$(if $(filter checkpatch shipped,$(2)),$(2),gate).tsv
 gate_stack = $(sort $(foreach v,$(call gate_variants,$(1)),$(S_$(1)_list_$(v)) $(S_$(1)_patches_$(v))))
+# What a series' gates are of: variants, stacks, source, configuration and
+# tools.  Written into each gate's result and the plan: a result of another
+# key (a gate make did not run again after a failed prerequisite) is stale.
+TOOLS_ID := $(shell { gcc --version | head -1; sparse --version 2>/dev/null; } | sha256sum | cut -c1-8)
+gate_key = $(shell printf '%s\n' '$(call gate_variants,$(1))' '$(foreach v,$(call gate_variants,$(1)),$(call stack_hash,$(1),$(v)))' \
+	'$(SRCKEY_$(1))' '$(call gate_config,$(1))' '$(TOOLS_ID)' | sha256sum | cut -c1-12)
+# (exit status 3 is a verdict, not a failure of the step)
+verdict = ( $(1) || { rc=$$$$?; [ $$$$rc -eq 3 ] || exit $$$$rc; } )
 
 define gate_rules
+$(KIT_BUILD)/gates/$(1).key: FORCE
+	@mkdir -p $$(@D) && echo $(call gate_key,$(1)) >$$@.tmp && { cmp -s $$@.tmp $$@ && rm -f $$@.tmp || mv -f $$@.tmp $$@; }
 $(if $(filter debian,$(call src_kind,$(1))),$(call cfgdeb,$(1)): | $(call deps,fetch)
 	@$$(call guarded,$(RESULTS)/$(1)/gates/fetch.failed,config fetch,build/fetch-debian $(1) $(call cfgpkg,$(1)) $(S_$(1)_version) $(S_$(1)_suite) $$@ matrix.lock))
 
-$(call gate_file,$(1),config): $(KIT_CACHE)/src/$(1).stamp $(patsubst defconfig:%,%,$(patsubst distro:%,%,$(call gate_config,$(1)))) build/gate-build build/push-stack $(call gate_stack,$(1)) | $(call deps,build gates)
-	@$$(call guarded,$(RESULTS)/$(1)/gates/config.failed,gates,flock $(KIT_CACHE)/src/$(1).lock build/gate-build $(1) $(call gate_config,$(1)) \
-	  $(KIT_CACHE)/src/$(1) $(S_$(1)_stack) $(KIT_CACHE)/gates/$(1)-config $$(@D) $(call gate_variants,$(1)) || [ $$$$? -eq 3 ])
+$(call gate_file,$(1),config): $(KIT_CACHE)/src/$(1).stamp $(patsubst defconfig:%,%,$(patsubst distro:%,%,$(call gate_config,$(1)))) build/gate-build build/push-stack build/lib.sh $(KIT_BUILD)/gates/$(1).key $(call gate_stack,$(1)) | $(call deps,build gates)
+	@$$(call guarded,$(RESULTS)/$(1)/gates/config.failed,gates,$(call verdict,KIT_GATE_KEY=$(call gate_key,$(1)) flock $(KIT_CACHE)/src/$(1).lock build/gate-build $(1) $(call gate_config,$(1)) \
+	  $(KIT_CACHE)/src/$(1) $(S_$(1)_stack) $(KIT_CACHE)/gates/$(1)-config $$(@D) $(call gate_variants,$(1))))
 
-$(call gate_file,$(1),allmodconfig): $(KIT_CACHE)/src/$(1).stamp build/gate-build build/push-stack $(call gate_stack,$(1)) | $(call deps,build gates)
-	@$$(call guarded,$(RESULTS)/$(1)/gates/allmodconfig.failed,gates,flock $(KIT_CACHE)/src/$(1).lock build/gate-build $(1) allmodconfig \
-	  $(KIT_CACHE)/src/$(1) $(S_$(1)_stack) $(KIT_CACHE)/gates/$(1)-allmodconfig $$(@D) $(call gate_variants,$(1)) || [ $$$$? -eq 3 ])
+$(call gate_file,$(1),allmodconfig): $(KIT_CACHE)/src/$(1).stamp build/gate-build build/push-stack build/lib.sh $(KIT_BUILD)/gates/$(1).key $(call gate_stack,$(1)) | $(call deps,build gates)
+	@$$(call guarded,$(RESULTS)/$(1)/gates/allmodconfig.failed,gates,$(call verdict,KIT_GATE_KEY=$(call gate_key,$(1)) flock $(KIT_CACHE)/src/$(1).lock build/gate-build $(1) allmodconfig \
+	  $(KIT_CACHE)/src/$(1) $(S_$(1)_stack) $(KIT_CACHE)/gates/$(1)-allmodconfig $$(@D) $(call gate_variants,$(1))))
 
-$(call gate_file,$(1),checkpatch): $(KIT_CACHE)/src/$(1).stamp build/gate-checkpatch $(call gate_stack,$(1)) $(wildcard common/upstream/*.patch) | $(call deps,gates)
-	@$$(call guarded,$(RESULTS)/$(1)/gates/checkpatch.failed,checkpatch,build/gate-checkpatch $(1) $(KIT_CACHE)/src/$(1) $(S_$(1)_stack) common/upstream $$(@D) || [ $$$$? -eq 3 ])
+$(call gate_file,$(1),checkpatch): $(KIT_CACHE)/src/$(1).stamp build/gate-checkpatch build/lib.sh $(KIT_BUILD)/gates/$(1).key $(call gate_stack,$(1)) $(wildcard common/upstream/*.patch) | $(call deps,gates)
+	@$$(call guarded,$(RESULTS)/$(1)/gates/checkpatch.failed,checkpatch,$(call verdict,KIT_GATE_KEY=$(call gate_key,$(1)) flock -s $(KIT_CACHE)/src/$(1).lock \
+	  build/gate-checkpatch $(1) $(KIT_CACHE)/src/$(1) $(S_$(1)_stack) common/upstream $$(@D)))
 
 # Debian's own kernel of the release, its shipped ext4.ko and ours built
 # against its headers (SKIP when this machine's gcc is not the one it was
 # built with), booted on the image cases.
-$(call gate_file,$(1),shipped): $(KIT_CACHE)/src/$(1).stamp $(call cfgdeb,$(1)) build/gate-shipped build/push-stack $(call gate_stack,$(1)) \
-	  $(IMAGES) $(BIN)/guest-init test/run-guest test/judge $(wildcard test/cases/*/expect*) | $(call deps,guest report gates)
-	@$$(call guarded,$(RESULTS)/$(1)/gates/shipped.failed,shipped kernel,KIT_CASES="$(CASES)" KIT_IMAGES=$(KIT_BUILD)/images KIT_GUEST_INIT=$(BIN)/guest-init \
-	  flock $(KIT_CACHE)/src/$(1).lock build/gate-shipped $(1) $(S_$(1)_version) $(S_$(1)_suite) $(call cfgdeb,$(1)) $(KIT_CACHE)/src/$(1) $(S_$(1)_stack) \
-	  $(KIT_CACHE)/gates/$(1)-shipped $$(@D) matrix.lock $(call gate_variants,$(1)) || [ $$$$? -eq 3 ])
+$(call gate_file,$(1),shipped): $(KIT_CACHE)/src/$(1).stamp $(call cfgdeb,$(1)) build/gate-shipped build/push-stack build/fetch-debian build/apt-state.sh build/lib.sh $(KIT_BUILD)/gates/$(1).key $(call gate_stack,$(1)) \
+	  $(IMAGES) $(BIN)/guest-init test/run-guest test/guest-lib.sh test/judge $(KIT_BUILD)/expect.list $(wildcard test/cases/*/expect*) | $(call deps,guest report gates)
+	@$$(call guarded,$(RESULTS)/$(1)/gates/shipped.failed,shipped kernel,$(call verdict,KIT_GATE_KEY=$(call gate_key,$(1)) KIT_CASES="$(CASES)" \
+	  KIT_IMAGES=$(KIT_BUILD)/images KIT_GUEST_INIT=$(BIN)/guest-init flock $(KIT_CACHE)/src/$(1).lock build/gate-shipped $(1) $(S_$(1)_version) $(S_$(1)_suite) $(call cfgdeb,$(1)) $(KIT_CACHE)/src/$(1) $(S_$(1)_stack) \
+	  $(KIT_CACHE)/gates/$(1)-shipped $$(@D) matrix.lock $(call gate_variants,$(1))))
 endef
 $(foreach s,$(SERIES_ALL),$(eval $(call gate_rules,$(s))))
 
@@ -262,7 +273,7 @@ define NL
 
 
 endef
-plan = $(foreach c,$(CASES),case$(TAB)$(c)$(NL))$(if $(CORPUS),corpus$(TAB)$(CORPUS_source) $(CORPUS_version)$(TAB)$(CORPUS_DIR)$(NL))$(foreach s,$(VERSIONS),series$(TAB)$(s)$(TAB)$(if $(filter $(s),$(RUN)),run$(TAB)$(S_$(s)_verified)$(TAB)$(KIT_CACHE)/src/$(s),skip$(TAB)$(S_$(s)_verified)$(TAB)$(call skip_reason,$(s)))$(NL)$(foreach v,$(call variants,$(s)),cell$(TAB)$(s)$(TAB)$(v)$(TAB)$(call kernel,$(s),$(v))$(TAB)$(or $(call stack_hash,$(s),$(v)),-)$(NL))$(if $(GATES),$(if $(filter $(s),$(RUN)),$(foreach k,$(call gate_kinds,$(s)),gate$(TAB)$(s)$(TAB)$(k)$(TAB)$(RESULTS)/$(s)/gates/$(k)$(NL)))))
+plan = $(foreach c,$(CASES),case$(TAB)$(c)$(NL))$(if $(CORPUS),corpus$(TAB)$(CORPUS_source) $(CORPUS_version)$(TAB)$(CORPUS_DIR)$(NL))$(foreach s,$(VERSIONS),series$(TAB)$(s)$(TAB)$(if $(filter $(s),$(RUN)),run$(TAB)$(S_$(s)_verified)$(TAB)$(KIT_CACHE)/src/$(s),skip$(TAB)$(S_$(s)_verified)$(TAB)$(call skip_reason,$(s)))$(NL)$(foreach v,$(call variants,$(s)),cell$(TAB)$(s)$(TAB)$(v)$(TAB)$(call kernel,$(s),$(v))$(TAB)$(or $(call stack_hash,$(s),$(v)),-)$(NL))$(if $(GATES),$(if $(filter $(s),$(RUN)),$(foreach k,$(call gate_kinds,$(s)),gate$(TAB)$(s)$(TAB)$(k)$(TAB)$(RESULTS)/$(s)/gates/$(k)$(TAB)$(call gate_key,$(s))$(NL)))))
 
 # A failing step is a cell, not a stop: every other series still runs, the
 # report is written, and the exit status says something failed.

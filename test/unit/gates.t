@@ -32,6 +32,7 @@ tree() {
 	fs/ext4/:
 	>@mkdir -p $(O)/fs/ext4; rc=0; $(if $(FAKE_SPARSE_REFUSED),echo "$(REFUSED)";) for f in $(SRCS); do echo "  CC [M]  $${f%.c}.o"; \
 	>  $(CC) $(if $(W),-Wall -Wextra) -c $$f -o $(O)/$${f%.c}.o || rc=1; \
+	>  if [ -n "$(W)" ] && grep -q KDOC $$f; then echo "Warning: $$f:2 function parameter 'a' not described in 'ext4_super'"; fi; \
 	>  if [ -n "$(C)" ] && [ -z "$(FAKE_SPARSE_REFUSED)" ]; then echo "  CHECK   $$f"; sparse -D__CHECKER__ $$f; fi; done; exit $$rc
 	EOF
 	printf "#!/bin/sh\nexit 0\n" >tree/scripts/config &&
@@ -60,12 +61,13 @@ stack() {
 	sed -i "s/return a + 1;/int unused;\n\treturn a + 1;/" tree/fs/ext4/super.c && mkpatch unused &&
 	printf "int ext4_addr(int __user *p);\nint ext4_addr(int __user *p)\n{\n\tint *q = p;\n\treturn *q;\n}\n" >>tree/fs/ext4/super.c && mkpatch addrspace &&
 	sed -i "s/return a + 1;/return a +;/" tree/fs/ext4/super.c && mkpatch broken &&
+	sed -i "s/^int ext4_super(int a);/\/* KDOC *\/\nint ext4_super(int a);/" tree/fs/ext4/super.c && mkpatch kdoc &&
 	rm -rf tree/.git &&
 	echo moved.patch >stack/series &&
-	for f in unused addrspace broken; do echo $f.patch >stack/series.$f; done
+	for f in unused addrspace broken kdoc; do echo $f.patch >stack/series.$f; done
 }
 gate() {
-	gate-build 1.0 "$1" tree stack obj out vanilla patched unused addrspace broken >log 2>&1
+	gate-build 1.0 "$1" tree stack obj out vanilla patched unused addrspace broken kdoc >log 2>&1
 }
 row() { awk -F'\t' -v v="$1" '$1 == v { print $2, $3, $4, $5, $6 }' out/gate.tsv; }
 
@@ -91,6 +93,10 @@ test_expect_success GATES 'a __user pointer given to a plain one fails the spars
 test_expect_success GATES 'a variant that does not compile is build-failed, the others still judged' '
 	test "$(row broken | cut -d" " -f1)" = build-failed
 '
+test_expect_success GATES 'a kernel-doc warning in the Python kernel-doc'"'"'s form counts as a new W=1 finding' '
+	test "$(row kdoc)" = "new 2 1 0 0" &&
+	test_grep "^gcc	fs/ext4/super.c: warning: function parameter .a. not described in .ext4_super.$" out/kdoc.new
+'
 test_expect_success GATES 'a stack of no new finding passes (exit 0), the baseline still listed' '
 	gate-build 1.0 defconfig:frag tree stack obj out2 vanilla patched >log2 2>&1 &&
 	test_grep "patched: ok, gcc W=1 1 (+0), sparse 0 (+0)" log2
@@ -99,7 +105,7 @@ test_expect_success GATES 'a tree that refuses sparse: the gate says so, in the 
 	FAKE_SPARSE_REFUSED=1 gate-build 1.0 defconfig:frag tree stack obj out6 vanilla patched >log6 2>&1 &&
 	test_grep "^config	x86_64_defconfig + frag	ext4=m	sparse=refused:" out6/gate.tsv &&
 	test_grep "is refused by this tree" log6 &&
-	mkdir -p res6 && printf "series\t1.0\trun\t-\t%s/tree\ngate\t1.0\tconfig\t%s/out6\n" "$trash" "$trash" >res6/plan.tsv &&
+	mkdir -p res6 && printf "series\t1.0\trun\t-\t%s/tree\ngate\t1.0\tconfig\t%s/out6\t-\n" "$trash" "$trash" >res6/plan.tsv &&
 	report res6 >table6 &&
 	test_grep "gates: defconfig ok: W=1 +0 (vanilla 1), sparse not run (.* refused by the tree)$" table6
 '
@@ -130,7 +136,10 @@ checkpatch_tree() {
 		$body = 1 if /^--- /;
 		print "-:$n: ERROR:GIT_COMMIT_ID: Please use git commit description style\n" if !$body && /^commit [0-9a-f]{12,}/;
 		print "-:$n: ERROR:TRAILING_WHITESPACE: trailing whitespace\n" if $body && /^\+.*\s$/;
-		print "-:$n: WARNING:LONG_LINE: line length exceeds 80 columns\n" if $body && /^\+.{81}/; }
+		if ($body && /^\+.{81}/) { print "-:$n: WARNING:LONG_LINE: line length exceeds 80 columns\n"; $w++; }
+		$e++ if $body && /^\+.*\s$/; }
+	print "total: " . ($e + 0) . " errors, " . ($w + 0) . " warnings, 0 checks, $n lines checked\n";
+	exit(($e || $w) ? 1 : 0);
 	EOF
 	body() { printf -- "---\n--- a/f.c\n+++ b/f.c\n@@ -1 +1,%d @@\n x\n" "$(($# + 1))"; for l in "$@"; do printf "+%s\n" "$l"; done; }
 	{ printf "From: Someone <s@example.org>\nSubject: [PATCH] fix\n\nWhy.\n\nSigned-off-by: Someone <s@example.org>\n"; body "y "; } >up/A-0123456789ab-fix.patch &&
@@ -162,6 +171,12 @@ test_expect_success 'checkpatch: a stack without new errors passes' '
 	gate-checkpatch 1.0 ct st2 up cp2 >cpout 2>&1 &&
 	test_grep "1 patches, 1 errors (0 new), 0 warnings" cpout
 '
+test_expect_success 'checkpatch: a checkpatch.pl that does not run stops the gate, never a clean pass' '
+	mkdir -p dead/scripts && echo "die \"Must be run from the top-level dir. of a kernel tree\n\";" >dead/scripts/checkpatch.pl &&
+	test_must_fail 1 gate-checkpatch 1.0 dead st2 up cp4 2>err &&
+	test_grep "Must be run from the top-level dir" err && test_grep "did not check" err &&
+	test ! -e cp4/checkpatch.tsv
+'
 test_expect_success 'checkpatch: a tree without scripts/checkpatch.pl is refused, naming it' '
 	mkdir -p bare && test_must_fail 1 gate-checkpatch 1.0 bare st2 up cp3 2>err &&
 	test_grep "bare: no scripts/checkpatch.pl" err
@@ -172,7 +187,7 @@ test_expect_success GATES 'the report counts each gate, prints the gate line and
 	tree && stack && rm -rf obj &&
 	test_must_fail 3 gate-build 1.0 defconfig:frag tree stack obj res/w vanilla patched unused addrspace >log5 2>&1 &&
 	mkdir -p res && cp -r cp res/c &&
-	printf "series\t1.0\trun\t1.0.1\t%s/tree\ngate\t1.0\tconfig\t%s/res/w\ngate\t1.0\tcheckpatch\t%s/res/c\n" "$trash" "$trash" "$trash" >res/plan.tsv &&
+	printf "series\t1.0\trun\t1.0.1\t%s/tree\ngate\t1.0\tconfig\t%s/res/w\t-\ngate\t1.0\tcheckpatch\t%s/res/c\t-\n" "$trash" "$trash" "$trash" >res/plan.tsv &&
 	test_must_fail 1 report res >table &&
 	test_grep "^  1.0    gates: defconfig FAIL: W=1 +1 (vanilla 1), sparse +1 (vanilla 0); checkpatch 4 errors (2 new), 1 warnings$" table &&
 	test_grep "^  1.0 gate defconfig: FAIL: unused: gcc	fs/ext4/super.c: warning: unused variable" table &&
@@ -182,10 +197,16 @@ test_expect_success GATES 'the report counts each gate, prints the gate line and
 '
 test_expect_success 'the report: a planned gate that left nothing is an ERROR naming its marker' '
 	mkdir -p res2/1.0/gates && echo "gate-build: 1.0: make prepare failed" >res2/1.0/gates/config.failed &&
-	printf "series\t1.0\trun\t-\t%s/tree\ngate\t1.0\tconfig\t%s/res2/none\n" "$trash" "$trash" >res2/plan.tsv &&
+	printf "series\t1.0\trun\t-\t%s/tree\ngate\t1.0\tconfig\t%s/res2/none\t-\n" "$trash" "$trash" >res2/plan.tsv &&
 	test_must_fail 1 report res2 >table2 &&
 	test_grep "gates: config ERROR" table2 &&
-	test_grep "1.0 gate config: ERROR: gate-build: 1.0: make prepare failed" table2
+	test_grep "1.0 gate config: ERROR: gate-build: 1.0: make prepare failed" table2 &&
+	python3 -c "import json, jsonschema, sys; jsonschema.validate(json.load(open(\"res2/results.json\")), json.load(open(sys.argv[1])))" "$TOP/test/results.schema.json"
+'
+test_expect_success GATES 'the report: a gate result of another key is stale, an ERROR, not its old PASS' '
+	mkdir -p res8 && printf "series\t1.0\trun\t-\t%s/tree\ngate\t1.0\tconfig\t%s/out6\tabc123\n" "$trash" "$trash" >res8/plan.tsv &&
+	test_must_fail 1 report res8 >table8 &&
+	test_grep "1.0 gate config: ERROR: not run: .*/out6/gate.tsv holds the results of another run (key -, this run.s abc123)" table8
 '
 # The shipped kernel: only the compiler check and the report run here
 # (make gates boots Debian's kernel for real).
@@ -196,9 +217,13 @@ cfgdeb() {
 	dpkg-deb -b sdeb "$2" >/dev/null
 }
 test_expect_success 'shipped: a kernel built by another compiler is a SKIP naming both, nothing fetched' '
-	cfgdeb "CONFIG_CC_VERSION_TEXT=\"gcc-99 (Debian 99.1.0-1) 99.1.0\"\n" other.deb &&
+	cc=$(gcc --version | head -1) && cc=gcc-${cc##* } && cc=${cc%%.*} &&
+	cfgdeb "CONFIG_CC_VERSION_TEXT=\"$cc (Debian 0.0.0-1) 0.0.0\"\n" other.deb &&
 	gate-shipped 1.0 1.0-1 sid other.deb tree stack sw sout lock vanilla patched >log7 2>&1 &&
-	test_grep "^skip	Debian built it with \"gcc-99 (Debian 99.1.0-1) 99.1.0\", this machine has \"$(gcc --version | head -1)\"" sout/shipped.tsv &&
+	test_grep "^skip	Debian built it with \"$cc (Debian 0.0.0-1) 0.0.0\", this machine has \"$($cc --version | head -1)\"" sout/shipped.tsv &&
+	cfgdeb "CONFIG_CC_VERSION_TEXT=\"gcc-99 (Debian 99.1.0-1) 99.1.0\"\n" absent.deb &&
+	gate-shipped 1.0 1.0-1 sid absent.deb tree stack sw sout9 lock vanilla >log9 2>&1 &&
+	test_grep "this machine has \"no gcc-99\"" sout9/shipped.tsv &&
 	test ! -e "$KIT_CACHE/apt" && test ! -e lock
 '
 test_expect_success 'shipped: a config without the compiler it was built with is refused' '
@@ -208,10 +233,10 @@ test_expect_success 'shipped: a config without the compiler it was built with is
 '
 test_expect_success 'shipped: the report counts a SKIP with the skipped, a case not as expected fails naming it' '
 	mkdir -p res7/pass/vanilla res7/pass/patched && cp -r sout res7/skip &&
-	printf "vanilla\t2\t2\tshipped\t1.0.0-1-amd64\npatched\t1\t2\tbuilt\t1.0.0-1-amd64\n" >res7/pass/shipped.tsv &&
+	printf "vanilla\t2\t2\tshipped\t1.0.0-1-amd64\npatched\t1\t2\tbuilt\t1.0.0-1-amd64\nkey\t-\n" >res7/pass/shipped.tsv &&
 	echo "{\"cells\": [{\"case\": \"a\", \"status\": \"PASS\", \"actual\": \"mounted\", \"expected\": \"mounted\"}]}" >res7/pass/vanilla/cells.json &&
 	echo "{\"cells\": [{\"case\": \"b\", \"status\": \"FAIL\", \"actual\": \"refused EUCLEAN\", \"expected\": \"ro ok, rw EINVAL\"}]}" >res7/pass/patched/cells.json &&
-	printf "series\t1.0\trun\t-\t%s/tree\ngate\t1.0\tshipped\t%s/res7/pass\nseries\t2.0\trun\t-\t%s/tree\ngate\t2.0\tshipped\t%s/res7/skip\n" "$trash" "$trash" "$trash" "$trash" >res7/plan.tsv &&
+	printf "series\t1.0\trun\t-\t%s/tree\ngate\t1.0\tshipped\t%s/res7/pass\t-\nseries\t2.0\trun\t-\t%s/tree\ngate\t2.0\tshipped\t%s/res7/skip\t-\n" "$trash" "$trash" "$trash" "$trash" >res7/plan.tsv &&
 	test_must_fail 1 report res7 >table7 &&
 	test_grep "gates: shipped 1.0.0-1-amd64 FAIL: vanilla 2/2 (shipped ext4.ko), patched 1/2 (built ext4.ko)" table7 &&
 	test_grep "1.0 gate shipped: FAIL: patched b: refused EUCLEAN (want ro ok, rw EINVAL)" table7 &&
