@@ -128,20 +128,20 @@ test_expect_success 'a configuration without ext4 stops the gate, naming it' '
 # line with trailing whitespace, GIT_COMMIT_ID for any "commit <hex>" line
 # of the message (as checkpatch does for stable's reference line), WARNING
 # for an added line over 80 columns.
+body() { printf -- "---\n--- a/f.c\n+++ b/f.c\n@@ -1 +1,%d @@\n x\n" "$(($# + 1))"; for l in "$@"; do printf "+%s\n" "$l"; done; }
 checkpatch_tree() {
 	rm -rf ct && mkdir -p ct/scripts up st2 &&
 	cat >ct/scripts/checkpatch.pl <<-'EOF' &&
 	my $n = 0; my $body = 0;
 	while (<STDIN>) { $n++; chomp;
 		$body = 1 if /^--- /;
-		print "-:$n: ERROR:GIT_COMMIT_ID: Please use git commit description style\n" if !$body && /^commit [0-9a-f]{12,}/;
+		if (!$body && /^commit [0-9a-f]{12,}/) { print "-:$n: ERROR:GIT_COMMIT_ID: Please use git commit description style\n"; $c++; }
 		print "-:$n: ERROR:TRAILING_WHITESPACE: trailing whitespace\n" if $body && /^\+.*\s$/;
 		if ($body && /^\+.{81}/) { print "-:$n: WARNING:LONG_LINE: line length exceeds 80 columns\n"; $w++; }
 		$e++ if $body && /^\+.*\s$/; }
-	print "total: " . ($e + 0) . " errors, " . ($w + 0) . " warnings, 0 checks, $n lines checked\n";
+	print "total: " . ($e + 0) . " errors, " . ($w + 0) . " warnings, 0 checks, $n lines checked\n" if $e || $w || $c;
 	exit(($e || $w) ? 1 : 0);
 	EOF
-	body() { printf -- "---\n--- a/f.c\n+++ b/f.c\n@@ -1 +1,%d @@\n x\n" "$(($# + 1))"; for l in "$@"; do printf "+%s\n" "$l"; done; }
 	{ printf "From: Someone <s@example.org>\nSubject: [PATCH] fix\n\nWhy.\n\nSigned-off-by: Someone <s@example.org>\n"; body "y "; } >up/A-0123456789ab-fix.patch &&
 	{ printf "From: ext4 backport kit <ext4-backport-kit@users.invalid>\nSubject: [PATCH] ours\n\nWhy.\n\nSigned-off-by: ext4 backport kit <ext4-backport-kit@users.invalid>\n"; body "z "; } >up/O-ours.patch &&
 	sha=0123456789abcdef0123456789abcdef01234567 &&
@@ -170,6 +170,12 @@ test_expect_success 'checkpatch: a stack without new errors passes' '
 	printf "same.patch\n" >st2/series && rm -f st2/series.hardened &&
 	gate-checkpatch 1.0 ct st2 up cp2 >cpout 2>&1 &&
 	test_grep "1 patches, 1 errors (0 new), 0 warnings" cpout
+'
+test_expect_success 'checkpatch: a clean patch (checkpatch --terse prints nothing) is clean, not a checkpatch that did not run' '
+	mkdir -p st3 && { printf "From: Someone <s@example.org>\nSubject: [PATCH] fix\n\nWhy.\n\n"; body "ok"; } >st3/clean.patch &&
+	echo clean.patch >st3/series &&
+	gate-checkpatch 1.0 ct st3 up cp5 >cpout5 2>&1 &&
+	test_grep "1 patches, 0 errors (0 new), 0 warnings" cpout5 && test ! -s cp5/clean.patch.txt
 '
 test_expect_success 'checkpatch: a checkpatch.pl that does not run stops the gate, never a clean pass' '
 	mkdir -p dead/scripts && echo "die \"Must be run from the top-level dir. of a kernel tree\n\";" >dead/scripts/checkpatch.pl &&
