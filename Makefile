@@ -201,7 +201,9 @@ gate_kinds = config $(if $(filter $(1),$(GATES_ALLMOD)),allmodconfig) checkpatch
 gate_file = $(RESULTS)/$(1)/gates/$(2)/$(if $(filter checkpatch shipped,$(2)),$(2),gate).tsv
 gate_stack = $(sort $(foreach v,$(call gate_variants,$(1)),$(S_$(1)_list_$(v)) $(S_$(1)_patches_$(v))))
 # What a series' gates are of: variants, stacks, source, configuration and
-# tools.  Written into each gate's result and the plan: a result of another
+# tools.  (Read once a make; the gates' packages are installed by the make
+# that runs the gates, so the plan's make and the gates' make read the
+# same tools.)  Written into each gate's result and the plan: a result of another
 # key (a gate make did not run again after a failed prerequisite) is stale.
 TOOLS_ID := $(shell { gcc --version | head -1; sparse --version 2>/dev/null; } | sha256sum | cut -c1-8)
 gate_key = $(shell printf '%s\n' '$(call gate_variants,$(1))' '$(foreach v,$(call gate_variants,$(1)),$(call stack_hash,$(1),$(v)))' \
@@ -225,7 +227,7 @@ $(call gate_file,$(1),allmodconfig): $(KIT_CACHE)/src/$(1).stamp build/gate-buil
 
 $(call gate_file,$(1),checkpatch): $(KIT_CACHE)/src/$(1).stamp build/gate-checkpatch build/lib.sh $(KIT_BUILD)/gates/$(1).key $(call gate_stack,$(1)) $(wildcard common/upstream/*.patch) | $(call deps,gates)
 	@$$(call guarded,$(RESULTS)/$(1)/gates/checkpatch.failed,checkpatch,$(call verdict,KIT_GATE_KEY=$(call gate_key,$(1)) flock -s $(KIT_CACHE)/src/$(1).lock \
-	  build/gate-checkpatch $(1) $(KIT_CACHE)/src/$(1) $(S_$(1)_stack) common/upstream $$(@D)))
+	  build/gate-checkpatch $(1) $(KIT_CACHE)/src/$(1) $(S_$(1)_stack) common/upstream $$(@D) $(call gate_variants,$(1))))
 
 # Debian's own kernel of the release, its shipped ext4.ko and ours built
 # against its headers (SKIP when this machine's gcc is not the one it was

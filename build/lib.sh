@@ -121,3 +121,21 @@ original_of() {
 	[ -n "$oo_f" ] && [ -f "$2/$oo_f" ] && echo "$2/$oo_f"
 	return 0
 }
+
+# kbuild TREE OBJDIR ARGS...: the kernel's make out of TREE into OBJDIR, its
+# build stamp fixed (same sources, same image) and gcc through ccache
+# ($KIT_CACHE/ccache, paths relative to TREE: one tree's objects serve
+# another copy of it).
+kbuild() {
+	kb_tree=$1 kb_obj=$2
+	shift 2
+	CCACHE_DIR="${KIT_CACHE:?}/ccache" CCACHE_BASEDIR="$kb_tree" CCACHE_NOHASHDIR=1 \
+		make -C "$kb_tree" O="$kb_obj" ARCH=x86_64 CC="ccache gcc" \
+		KBUILD_BUILD_TIMESTAMP=@0 KBUILD_BUILD_USER=kit KBUILD_BUILD_HOST=kit "$@"
+}
+
+# debian_config DEB: the config of Debian's standard amd64 kernel
+# (config.amd64_none_amd64) out of a linux-config-X.Y package, on stdout.
+debian_config() {
+	dpkg-deb --fsys-tarfile "$1" | tar -xO --wildcards '*/config.amd64_none_amd64.xz' | xz -d
+}

@@ -154,7 +154,7 @@ cprow() { awk -F'\t' -v p="$1" '$1 == p { print $2, $3, $4, $5, $6 }' cp/checkpa
 
 test_expect_success 'checkpatch: an error the original has too is not new; stable reference line is a note' '
 	checkpatch_tree &&
-	test_must_fail 3 gate-checkpatch 1.0 ct st2 up cp 2>err &&
+	test_must_fail 3 gate-checkpatch 1.0 ct st2 up cp vanilla patched hardened 2>err &&
 	test "$(cprow same.patch)" = "patched,hardened 1 0 0 0" &&
 	test_grep "^NOTE:STABLE_REFERENCE: \"commit $sha upstream.\"" cp/same.patch.txt
 '
@@ -167,24 +167,24 @@ test_expect_success 'checkpatch: an original of the kit'"'"'s own is no baseline
 	test_grep "^WARNING:LONG_LINE" cp/ours.patch.txt
 '
 test_expect_success 'checkpatch: a stack without new errors passes' '
-	printf "same.patch\n" >st2/series && rm -f st2/series.hardened &&
-	gate-checkpatch 1.0 ct st2 up cp2 >cpout 2>&1 &&
+	printf "same.patch\n" >st2/series &&
+	gate-checkpatch 1.0 ct st2 up cp2 vanilla patched >cpout 2>&1 &&
 	test_grep "1 patches, 1 errors (0 new), 0 warnings" cpout
 '
 test_expect_success 'checkpatch: a clean patch (checkpatch --terse prints nothing) is clean, not a checkpatch that did not run' '
 	mkdir -p st3 && { printf "From: Someone <s@example.org>\nSubject: [PATCH] fix\n\nWhy.\n\n"; body "ok"; } >st3/clean.patch &&
 	echo clean.patch >st3/series &&
-	gate-checkpatch 1.0 ct st3 up cp5 >cpout5 2>&1 &&
+	gate-checkpatch 1.0 ct st3 up cp5 vanilla patched >cpout5 2>&1 &&
 	test_grep "1 patches, 0 errors (0 new), 0 warnings" cpout5 && test ! -s cp5/clean.patch.txt
 '
 test_expect_success 'checkpatch: a checkpatch.pl that does not run stops the gate, never a clean pass' '
 	mkdir -p dead/scripts && echo "die \"Must be run from the top-level dir. of a kernel tree\n\";" >dead/scripts/checkpatch.pl &&
-	test_must_fail 1 gate-checkpatch 1.0 dead st2 up cp4 2>err &&
+	test_must_fail 1 gate-checkpatch 1.0 dead st2 up cp4 vanilla patched 2>err &&
 	test_grep "Must be run from the top-level dir" err && test_grep "did not check" err &&
 	test ! -e cp4/checkpatch.tsv
 '
 test_expect_success 'checkpatch: a tree without scripts/checkpatch.pl is refused, naming it' '
-	mkdir -p bare && test_must_fail 1 gate-checkpatch 1.0 bare st2 up cp3 2>err &&
+	mkdir -p bare && test_must_fail 1 gate-checkpatch 1.0 bare st2 up cp3 vanilla patched 2>err &&
 	test_grep "bare: no scripts/checkpatch.pl" err
 '
 
