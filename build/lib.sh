@@ -123,15 +123,67 @@ original_of() {
 }
 
 # kbuild TREE OBJDIR ARGS...: the kernel's make out of TREE into OBJDIR, its
-# build stamp fixed (same sources, same image) and gcc through ccache
-# ($KIT_CACHE/ccache, paths relative to TREE: one tree's objects serve
-# another copy of it).
-kbuild() {
+# build stamp fixed (same sources, same image: timestamp, user, host and
+# the build counter) and gcc through ccache ($KIT_CACHE/ccache, paths
+# relative to TREE: one tree's objects serve another copy of it).  From the
+# environment, all unset by default:
+#   KIT_DISTCC_HOSTS     compile on a distcc farm (DISTCC_HOSTS syntax):
+#                        ccache's misses go to distcc, which falls back to
+#                        compiling here when the farm fails
+#   KIT_CCACHE_REMOTE    ccache's remote storage shared between machines,
+#                        redis://HOST[:PORT] or http://HOST[:PORT]/PATH
+#   KIT_CCACHE_STATSLOG  a file ccache logs this build's lookups to
+#                        (ccache_line reads it)
+kbuild() (
 	kb_tree=$1 kb_obj=$2
 	shift 2
-	CCACHE_DIR="${KIT_CACHE:?}/ccache" CCACHE_BASEDIR="$kb_tree" CCACHE_NOHASHDIR=1 \
-		make -C "$kb_tree" O="$kb_obj" ARCH=x86_64 CC="ccache gcc" \
-		KBUILD_BUILD_TIMESTAMP=@0 KBUILD_BUILD_USER=kit KBUILD_BUILD_HOST=kit "$@"
+	export CCACHE_DIR="${KIT_CACHE:?}/ccache" CCACHE_BASEDIR="$kb_tree" CCACHE_NOHASHDIR=1
+	if [ -n "${KIT_DISTCC_HOSTS:-}" ]; then
+		export CCACHE_PREFIX=distcc DISTCC_HOSTS="$KIT_DISTCC_HOSTS"
+		export DISTCC_DIR="${DISTCC_DIR:-$KIT_CACHE/distcc}"
+		mkdir -p "$DISTCC_DIR"
+	fi
+	[ -z "${KIT_CCACHE_REMOTE:-}" ] || export CCACHE_REMOTE_STORAGE="$KIT_CCACHE_REMOTE"
+	[ -z "${KIT_CCACHE_STATSLOG:-}" ] || export CCACHE_STATSLOG="$KIT_CCACHE_STATSLOG"
+	exec make -C "$kb_tree" O="$kb_obj" ARCH=x86_64 CC="ccache gcc" \
+		KBUILD_BUILD_TIMESTAMP=@0 KBUILD_BUILD_USER=kit KBUILD_BUILD_HOST=kit KBUILD_BUILD_VERSION=1 "$@"
+)
+
+# kbuild_jobs: how many compiles a build runs at once: KIT_JOBS if set,
+# else what the distcc farm takes (distcc -j: the sum of its hosts'
+# limits), else this machine's processors.
+kbuild_jobs() {
+	if [ -n "${KIT_JOBS:-}" ]; then
+		echo "$KIT_JOBS"
+	elif [ -n "${KIT_DISTCC_HOSTS:-}" ]; then
+		DISTCC_HOSTS=$KIT_DISTCC_HOSTS distcc -j
+	else
+		nproc
+	fi
+}
+
+# farm_note: " on distcc HOSTS, ccache remote URL", for a progress line.
+farm_note() {
+	[ -z "${KIT_DISTCC_HOSTS:-}" ] || printf ' on distcc %s' "$KIT_DISTCC_HOSTS"
+	[ -z "${KIT_CCACHE_REMOTE:-}" ] || printf ', ccache remote %s' "${KIT_CCACHE_REMOTE%%|*}"
+}
+
+# ccache_line STATSLOG: what ccache did for one build, from its stats log:
+# "ccache 812/830 hits (97%), remote 790"; nothing for a build that
+# compiled nothing.
+ccache_line() {
+	[ -s "$1" ] || return 0
+	grep -v '^#' "$1" | awk '
+		$1 == "direct_cache_hit" || $1 == "preprocessed_cache_hit" { hit++ }
+		$1 == "cache_miss" { miss++ }
+		$1 == "remote_storage_hit" { remote++ }
+		END {
+			n = hit + miss
+			if (!n) exit
+			printf "ccache %d/%d hits (%d%%)", hit, n, 100 * hit / n
+			if (remote) printf ", remote %d", remote
+			printf "\n"
+		}'
 }
 
 # debian_config DEB: the config of Debian's standard amd64 kernel
