@@ -7,7 +7,9 @@
 #                                      build, boot, judge, report
 #   make gates [GATES_ALLMOD="5.10 7.3"]   the matrix and its build gates
 #   make check                         unit tests, then the matrix with its gates
-#   make report                        render results/results.json again
+#   make matrix SHARD=2/3              the 2nd of 3 shares of the series
+#   make report [FROM="DIR..."]        render results/results.json again, or
+#                                      merge the results folders of shards
 #   make fuzz [FUZZ_SERIES=...] [FUZZ_COUNT=2000] [FUZZ_SEED=1]   mutated images
 #   make bump SERIES=6.1               move a Debian pin to the newest served
 #   make apply TREE=...  |  make review  |  make clean-results
@@ -32,7 +34,7 @@ FIX_A_ORIG := $(wildcard common/upstream/A-*.patch)
 CASES := $(sort $(notdir $(patsubst %/,%,$(dir $(wildcard test/cases/*/recipe)))))
 IMAGES := $(CASES:%=$(KIT_BUILD)/images/%.img)
 
-.PHONY: all matrix gates cells kernels images corpus fuzz check check-unit report review apply bump clean-results tools FORCE
+.PHONY: all matrix plan gates cells kernels images corpus fuzz check check-unit report review apply bump clean-results tools FORCE
 .DELETE_ON_ERROR:
 all: matrix
 
@@ -160,7 +162,7 @@ endef
 # One variant: its kernel (after the variant it builds on, in the same
 # object tree: only the stack's files recompile), its boot, its verdicts.
 define variant_rules
-$(call kernel,$(1),$(2)): $(KIT_CACHE)/src/$(1).stamp $(call config_of,$(2)) build/kernel build/check-config $(S_$(1)_list_$(call stackv,$(2))) $(S_$(1)_patches_$(call stackv,$(2))) $(if $(call base_of,$(1),$(2)),$(call kernel,$(1),$(call base_of,$(1),$(2))))
+$(call kernel,$(1),$(2)): $(KIT_CACHE)/src/$(1).stamp $(call config_of,$(2)) build/kernel build/lib.sh build/check-config $(S_$(1)_list_$(call stackv,$(2))) $(S_$(1)_patches_$(call stackv,$(2))) $(if $(call base_of,$(1),$(2)),$(call kernel,$(1),$(call base_of,$(1),$(2))))
 	@$$(call guarded,$(RESULTS)/$(1)/$(2)/build.failed,build,KIT_CONFIG=$(call config_of,$(2)) KIT_VARIANT_NAME=$(2) KIT_FIX_A="$(S_$(1)_fix_A)" KIT_FIX_A_ORIG=$(FIX_A_ORIG) \
 	  flock $(KIT_CACHE)/src/$(1).lock build/kernel $(1) $(call stackv,$(2)) $(KIT_CACHE)/src/$(1) $(KIT_CACHE)/obj/$(1)$(if $(call san,$(2)),-san) $$(@D) $(S_$(1)_stack))
 
@@ -184,14 +186,15 @@ endef
 # variant under the configuration the distribution ships (Debian's
 # linux-config-X.Y of the pinned release; for a tree series, its
 # x86_64_defconfig with every ext4 option, common/gates-ext4.config) and,
-# for GATES_ALLMOD (the oldest and newest series of the run), allmodconfig,
+# for GATES_ALLMOD (the oldest and newest series of the run, all shards
+# together), allmodconfig,
 # with W=1 and sparse, each in an object tree of its own; checkpatch on
 # every patch of every stack; for a Debian-served series, Debian's own
 # kernel booted with ext4.ko built here (build/gate-shipped).  Findings are
 # verdicts (exit status 3, the tsv says which); only a gate that cannot run
 # leaves a marker.
 GATES ?=
-GATES_ALLMOD ?= $(shell printf '%s\n' $(RUN) | sort -V | sed -n '1p;$$p' | sort -u)
+GATES_ALLMOD ?= $(shell printf '%s\n' $(READY) | sort -V | sed -n '1p;$$p' | sort -u)
 GATE_FRAGMENT := common/gates-ext4.config
 cfgpkg = $(patsubst linux-source-%,linux-config-%,$(S_$(1)_package))
 cfgdeb = $(KIT_CACHE)/debs/$(call cfgpkg,$(1))_$(S_$(1)_version).deb
@@ -243,9 +246,21 @@ $(foreach s,$(SERIES_ALL),$(eval $(call gate_rules,$(s))))
 $(foreach s,$(SERIES_ALL),$(eval $(call series_rules,$(s))))
 $(foreach s,$(SERIES_ALL),$(foreach v,$(call variants,$(s)),$(eval $(call variant_rules,$(s),$(v)))))
 
+# SHARD=I/N: this run takes the I-th of N shares of VERSIONS, dealt
+# round-robin in VERSIONS' order, a series whole with all its variants (so
+# its incremental builds still help); the others are planned as another
+# shard's.  make report FROM="DIR..." merges the shards' results.
+SHARD ?=
+ifneq ($(SHARD),)
+$(if $(shell echo '$(SHARD)' | awk -F/ 'NF == 2 && $$1 ~ /^[1-9][0-9]*$$/ && $$2 ~ /^[1-9][0-9]*$$/ && $$1 + 0 <= $$2 + 0 { print "ok" }'),,$(error SHARD: '$(SHARD)' is not I/N with 1 <= I <= N, e.g. SHARD=2/3))
+endif
+SHARD_MAP := $(if $(SHARD),$(shell printf '%s\n' $(VERSIONS) | awk -v n=$(lastword $(subst /, ,$(SHARD))) '{ print $$0 "=" (NR - 1) % n + 1 "/" n }'))
+shard_of = $(patsubst $(1)=%,%,$(filter $(1)=%,$(SHARD_MAP)))
+MINE := $(if $(SHARD),$(foreach s,$(VERSIONS),$(if $(filter $(SHARD),$(call shard_of,$(s))),$(s))),$(VERSIONS))
 # A series whose source is missing becomes a SKIP row, never a pass.
-RUN := $(foreach s,$(VERSIONS),$(if $(call src_ready,$(s)),$(s)))
-SKIP := $(filter-out $(RUN),$(VERSIONS))
+READY := $(foreach s,$(VERSIONS),$(if $(call src_ready,$(s)),$(s)))
+RUN := $(filter $(MINE),$(READY))
+SKIP := $(filter-out $(RUN),$(MINE))
 CELLS := $(foreach s,$(RUN),$(foreach v,$(call variants,$(s)),$(RESULTS)/$(s)/$(v)/cells.json $(if $(CORPUS),$(RESULTS)/$(s)/corpus/$(v)/judged.json)) \
 	$(if $(GATES),$(foreach k,$(call gate_kinds,$(s)),$(call gate_file,$(s),$(k)))))
 
@@ -268,21 +283,31 @@ images: $(IMAGES)
 kernels: $(foreach s,$(RUN),$(foreach v,$(call variants,$(s)),$(call kernel,$(s),$(v))))
 cells: $(CELLS)
 
-# What this run is to do, for the report: cases, series, and each cell's
-# kernel (a verdict of another kernel is stale, never reported).
+# What this run is to do, for the report: what it is of (the kit's commit,
+# the image set, the shard), cases, series (those of another shard too,
+# with their stacks), and each cell's kernel (a verdict of another kernel
+# is stale, never reported).
 TAB := $(shell printf '\t')
 define NL
 
 
 endef
-plan = $(foreach c,$(CASES),case$(TAB)$(c)$(NL))$(if $(CORPUS),corpus$(TAB)$(CORPUS_source) $(CORPUS_version)$(TAB)$(CORPUS_DIR)$(NL))$(foreach s,$(VERSIONS),series$(TAB)$(s)$(TAB)$(if $(filter $(s),$(RUN)),run$(TAB)$(S_$(s)_verified)$(TAB)$(KIT_CACHE)/src/$(s),skip$(TAB)$(S_$(s)_verified)$(TAB)$(call skip_reason,$(s)))$(NL)$(foreach v,$(call variants,$(s)),cell$(TAB)$(s)$(TAB)$(v)$(TAB)$(call kernel,$(s),$(v))$(TAB)$(or $(call stack_hash,$(s),$(v)),-)$(NL))$(if $(GATES),$(if $(filter $(s),$(RUN)),$(foreach k,$(call gate_kinds,$(s)),gate$(TAB)$(s)$(TAB)$(k)$(TAB)$(RESULTS)/$(s)/gates/$(k)$(TAB)$(call gate_key,$(s))$(NL)))))
+plan = kit$(TAB)$(shell build/kit-id $(IMAGES))$(TAB)$(or $(SHARD),-)$(NL)$(foreach c,$(CASES),case$(TAB)$(c)$(NL))$(if $(CORPUS),corpus$(TAB)$(CORPUS_source) $(CORPUS_version)$(TAB)$(CORPUS_DIR)$(NL))$(foreach s,$(VERSIONS),series$(TAB)$(s)$(TAB)$(if $(filter $(s),$(RUN)),run$(TAB)$(S_$(s)_verified)$(TAB)$(KIT_CACHE)/src/$(s),$(if $(filter $(s),$(SKIP)),skip$(TAB)$(S_$(s)_verified)$(TAB)$(call skip_reason,$(s)),shard$(TAB)$(S_$(s)_verified)$(TAB)$(call shard_of,$(s))))$(NL)$(foreach v,$(call variants,$(s)),cell$(TAB)$(s)$(TAB)$(v)$(TAB)$(call kernel,$(s),$(v))$(TAB)$(or $(call stack_hash,$(s),$(v)),-)$(NL))$(if $(GATES),$(if $(filter $(s),$(RUN)),$(foreach k,$(call gate_kinds,$(s)),gate$(TAB)$(s)$(TAB)$(k)$(TAB)$(RESULTS)/$(s)/gates/$(k)$(TAB)$(call gate_key,$(s))$(NL)))))
+
+PLAN_TEXT = $(subst $(NL) ,$(NL),$(subst $(NL) ,$(NL),$(plan)))
+# What a run (of this SHARD) is to do, as the report reads it; runs nothing.
+plan:
+	@$(file >/dev/stdout,$(PLAN_TEXT)):
 
 # A failing step is a cell, not a stop: every other series still runs, the
 # report is written, and the exit status says something failed.
-matrix: | $(call deps,tools fetch build images guest report)
+# A compile farm (KIT_DISTCC_HOSTS: build/lib.sh's kbuild) needs its
+# client here.
+FARM_DEPS := $(if $(KIT_DISTCC_HOSTS),farm)
+matrix: | $(call deps,tools fetch build images guest report $(FARM_DEPS))
 	@mkdir -p $(RESULTS) && find $(RESULTS) -name '*.failed' -delete && rm -f $(RESULTS)/.cells-failed
 	@$(MAKE) -k --no-print-directory cells || { mkdir -p $(RESULTS); touch $(RESULTS)/.cells-failed; }
-	@$(shell mkdir -p $(RESULTS))$(file >$(RESULTS)/plan.tsv,$(subst $(NL) ,$(NL),$(subst $(NL) ,$(NL),$(plan))))rc=0; test/report $(RESULTS) || rc=$$?; \
+	@$(shell mkdir -p $(RESULTS))$(file >$(RESULTS)/plan.tsv,$(PLAN_TEXT))rc=0; test/report $(RESULTS) || rc=$$?; \
 	  [ ! -e $(RESULTS)/.cells-failed ] || [ $$rc -ne 0 ] || rc=1; rm -f $(RESULTS)/.cells-failed; exit $$rc
 
 # The matrix with its build gates, in one report.
@@ -305,9 +330,12 @@ fuzz: $(foreach s,$(FUZZ_SERIES),$(foreach v,$(call variants,$(s)),$(call kernel
 	  $(if $(SANITIZE),KIT_GUEST_MEM=1G KIT_GUEST_TIMEOUT=900 KIT_GUEST_STALL=180) \
 	  test/run-fuzz $(FUZZ_SEED) $(FUZZ_COUNT) $(RESULTS)/fuzz $(FUZZ_CASES)
 
-# Render the reports again from results.json alone.
+# Render the reports again from results.json alone; with FROM, merge the
+# results.json of several folders (the shards of one run, from any
+# machines) into RESULTS, refusing results of another kit commit, stack or
+# image set, or a cell present twice.
 report: | $(call deps,report)
-	@test/report --render $(RESULTS)/results.json
+	@$(if $(FROM),test/report --merge $(RESULTS) $(FROM),test/report --render $(RESULTS)/results.json)
 
 # The review document of every stack against its originals (lint errors fail).
 review: | $(call deps,stacks report)

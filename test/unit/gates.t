@@ -105,7 +105,7 @@ test_expect_success GATES 'a tree that refuses sparse: the gate says so, in the 
 	FAKE_SPARSE_REFUSED=1 gate-build 1.0 defconfig:frag tree stack obj out6 vanilla patched >log6 2>&1 &&
 	test_grep "^config	x86_64_defconfig + frag	ext4=m	sparse=refused:" out6/gate.tsv &&
 	test_grep "is refused by this tree" log6 &&
-	mkdir -p res6 && printf "series\t1.0\trun\t-\t%s/tree\ngate\t1.0\tconfig\t%s/out6\t-\n" "$trash" "$trash" >res6/plan.tsv &&
+	mkdir -p res6 && printf "kit\tc0\ti0\t-\nseries\t1.0\trun\t-\t%s/tree\ngate\t1.0\tconfig\t%s/out6\t-\n" "$trash" "$trash" >res6/plan.tsv &&
 	report res6 >table6 &&
 	test_grep "gates: defconfig ok: W=1 +0 (vanilla 1), sparse not run (.* refused by the tree)$" table6
 '
@@ -193,7 +193,7 @@ test_expect_success GATES 'the report counts each gate, prints the gate line and
 	tree && stack && rm -rf obj &&
 	test_must_fail 3 gate-build 1.0 defconfig:frag tree stack obj res/w vanilla patched unused addrspace >log5 2>&1 &&
 	mkdir -p res && cp -r cp res/c &&
-	printf "series\t1.0\trun\t1.0.1\t%s/tree\ngate\t1.0\tconfig\t%s/res/w\t-\ngate\t1.0\tcheckpatch\t%s/res/c\t-\n" "$trash" "$trash" "$trash" >res/plan.tsv &&
+	printf "kit\tc0\ti0\t-\nseries\t1.0\trun\t1.0.1\t%s/tree\ngate\t1.0\tconfig\t%s/res/w\t-\ngate\t1.0\tcheckpatch\t%s/res/c\t-\n" "$trash" "$trash" "$trash" >res/plan.tsv &&
 	test_must_fail 1 report res >table &&
 	test_grep "^  1.0    gates: defconfig FAIL: W=1 +1 (vanilla 1), sparse +1 (vanilla 0); checkpatch 4 errors (2 new), 1 warnings$" table &&
 	test_grep "^  1.0 gate defconfig: FAIL: unused: gcc	fs/ext4/super.c: warning: unused variable" table &&
@@ -203,14 +203,14 @@ test_expect_success GATES 'the report counts each gate, prints the gate line and
 '
 test_expect_success 'the report: a planned gate that left nothing is an ERROR naming its marker' '
 	mkdir -p res2/1.0/gates && echo "gate-build: 1.0: make prepare failed" >res2/1.0/gates/config.failed &&
-	printf "series\t1.0\trun\t-\t%s/tree\ngate\t1.0\tconfig\t%s/res2/none\t-\n" "$trash" "$trash" >res2/plan.tsv &&
+	printf "kit\tc0\ti0\t-\nseries\t1.0\trun\t-\t%s/tree\ngate\t1.0\tconfig\t%s/res2/none\t-\n" "$trash" "$trash" >res2/plan.tsv &&
 	test_must_fail 1 report res2 >table2 &&
 	test_grep "gates: config ERROR" table2 &&
 	test_grep "1.0 gate config: ERROR: gate-build: 1.0: make prepare failed" table2 &&
 	python3 -c "import json, jsonschema, sys; jsonschema.validate(json.load(open(\"res2/results.json\")), json.load(open(sys.argv[1])))" "$TOP/test/results.schema.json"
 '
 test_expect_success GATES 'the report: a gate result of another key is stale, an ERROR, not its old PASS' '
-	mkdir -p res8 && printf "series\t1.0\trun\t-\t%s/tree\ngate\t1.0\tconfig\t%s/out6\tabc123\n" "$trash" "$trash" >res8/plan.tsv &&
+	mkdir -p res8 && printf "kit\tc0\ti0\t-\nseries\t1.0\trun\t-\t%s/tree\ngate\t1.0\tconfig\t%s/out6\tabc123\n" "$trash" "$trash" >res8/plan.tsv &&
 	test_must_fail 1 report res8 >table8 &&
 	test_grep "1.0 gate config: ERROR: not run: .*/out6/gate.tsv holds the results of another run (key -, this run.s abc123)" table8
 '
@@ -242,7 +242,7 @@ test_expect_success 'shipped: the report counts a SKIP with the skipped, a case 
 	printf "vanilla\t2\t2\tshipped\t1.0.0-1-amd64\npatched\t1\t2\tbuilt\t1.0.0-1-amd64\nkey\t-\n" >res7/pass/shipped.tsv &&
 	echo "{\"cells\": [{\"case\": \"a\", \"status\": \"PASS\", \"actual\": \"mounted\", \"expected\": \"mounted\"}]}" >res7/pass/vanilla/cells.json &&
 	echo "{\"cells\": [{\"case\": \"b\", \"status\": \"FAIL\", \"actual\": \"refused EUCLEAN\", \"expected\": \"ro ok, rw EINVAL\"}]}" >res7/pass/patched/cells.json &&
-	printf "series\t1.0\trun\t-\t%s/tree\ngate\t1.0\tshipped\t%s/res7/pass\t-\nseries\t2.0\trun\t-\t%s/tree\ngate\t2.0\tshipped\t%s/res7/skip\t-\n" "$trash" "$trash" "$trash" "$trash" >res7/plan.tsv &&
+	printf "kit\tc0\ti0\t-\nseries\t1.0\trun\t-\t%s/tree\ngate\t1.0\tshipped\t%s/res7/pass\t-\nseries\t2.0\trun\t-\t%s/tree\ngate\t2.0\tshipped\t%s/res7/skip\t-\n" "$trash" "$trash" "$trash" "$trash" >res7/plan.tsv &&
 	test_must_fail 1 report res7 >table7 &&
 	test_grep "gates: shipped 1.0.0-1-amd64 FAIL: vanilla 2/2 (shipped ext4.ko), patched 1/2 (built ext4.ko)" table7 &&
 	test_grep "1.0 gate shipped: FAIL: patched b: refused EUCLEAN (want ro ok, rw EINVAL)" table7 &&

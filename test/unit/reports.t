@@ -14,6 +14,7 @@ plan() {
 	mkdir -p kc/src/9.9 &&
 	printf "VERSION = 9\nPATCHLEVEL = 9\nSUBLEVEL = %s\n" "${1:-3}" >kc/src/9.9/Makefile &&
 	{
+		printf "kit\t%s\t%s\t%s\n" "${KIT_ID:-c0}" "${IMAGES_ID:-i0}" "${SHARD_OF:--}"
 		printf "case\t%s\n" a b c
 		printf "series\t9.9\trun\t9.9.3\t%s\n" "$trash/kc/src/9.9"
 		printf "cell\t9.9\t%s\t%s\t-\n" vanilla kernel patched kernel
