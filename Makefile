@@ -7,7 +7,9 @@
 #                                      build, boot, judge, report
 #   make gates [GATES_ALLMOD="5.10 7.3"]   the matrix and its build gates
 #   make check                         unit tests, then the matrix with its gates
-#   make matrix SHARD=2/3              the 2nd of 3 shares of the series
+#   make check-farm                    distcc, remote ccache and shards on real kernels
+#   make ci-local                      the CI pipeline (.gitlab-ci.yml) run here
+#   make matrix SHARD=2/3 | SHARD=6.1  the 2nd of 3 shares of the series, or one
 #   make report [FROM="DIR..."]        render results/results.json again, or
 #                                      merge the results folders of shards
 #   make fuzz [FUZZ_SERIES=...] [FUZZ_COUNT=2000] [FUZZ_SEED=1]   mutated images
@@ -34,7 +36,7 @@ FIX_A_ORIG := $(wildcard common/upstream/A-*.patch)
 CASES := $(sort $(notdir $(patsubst %/,%,$(dir $(wildcard test/cases/*/recipe)))))
 IMAGES := $(CASES:%=$(KIT_BUILD)/images/%.img)
 
-.PHONY: all matrix plan gates cells kernels images corpus fuzz check check-unit report review apply bump clean-results tools FORCE
+.PHONY: all matrix plan gates cells check-farm ci-local kernels images corpus fuzz check check-unit report review apply bump clean-results tools FORCE
 .DELETE_ON_ERROR:
 all: matrix
 
@@ -248,13 +250,18 @@ $(foreach s,$(SERIES_ALL),$(foreach v,$(call variants,$(s)),$(eval $(call varian
 
 # SHARD=I/N: this run takes the I-th of N shares of VERSIONS, dealt
 # round-robin in VERSIONS' order, a series whole with all its variants (so
-# its incremental builds still help); the others are planned as another
-# shard's.  make report FROM="DIR..." merges the shards' results.
+# its incremental builds still help); SHARD=X.Y takes that one series (a
+# CI job a series).  The others are planned as another shard's, so make
+# report FROM="DIR..." merges the shards' results and knows what is missing.
 SHARD ?=
 ifneq ($(SHARD),)
-$(if $(shell echo '$(SHARD)' | awk -F/ 'NF == 2 && $$1 ~ /^[1-9][0-9]*$$/ && $$2 ~ /^[1-9][0-9]*$$/ && $$1 + 0 <= $$2 + 0 { print "ok" }'),,$(error SHARD: '$(SHARD)' is not I/N with 1 <= I <= N, e.g. SHARD=2/3))
+ifneq ($(filter $(SHARD),$(VERSIONS)),)
+SHARD_MAP := $(foreach s,$(VERSIONS),$(s)=$(s))
+else
+$(if $(shell echo '$(SHARD)' | awk -F/ 'NF == 2 && $$1 ~ /^[1-9][0-9]*$$/ && $$2 ~ /^[1-9][0-9]*$$/ && $$1 + 0 <= $$2 + 0 { print "ok" }'),,$(error SHARD: '$(SHARD)' is neither I/N with 1 <= I <= N (SHARD=2/3) nor a series of VERSIONS (SHARD=6.1)))
+SHARD_MAP := $(shell printf '%s\n' $(VERSIONS) | awk -v n=$(lastword $(subst /, ,$(SHARD))) '{ print $$0 "=" (NR - 1) % n + 1 "/" n }')
 endif
-SHARD_MAP := $(if $(SHARD),$(shell printf '%s\n' $(VERSIONS) | awk -v n=$(lastword $(subst /, ,$(SHARD))) '{ print $$0 "=" (NR - 1) % n + 1 "/" n }'))
+endif
 shard_of = $(patsubst $(1)=%,%,$(filter $(1)=%,$(SHARD_MAP)))
 MINE := $(if $(SHARD),$(foreach s,$(VERSIONS),$(if $(filter $(SHARD),$(call shard_of,$(s))),$(s))),$(VERSIONS))
 # A series whose source is missing becomes a SKIP row, never a pass.
@@ -359,6 +366,26 @@ check-unit: $(BIN)/matrix $(BIN)/mkimage $(BIN)/fuzz $(BIN)/guest-init | $(call 
 
 check: $(BIN)/matrix $(BIN)/mkimage $(BIN)/fuzz $(BIN)/guest-init | $(call deps,tools fetch build images guest report stacks check gates)
 	@test/run-tests all
+
+# The CI pipeline (.gitlab-ci.yml) run here by gitlab-ci-local from the
+# npm registry (the last version that runs on Node.js 20), shell executor,
+# each job in its own copy of the checkout, on this machine's KIT_CACHE;
+# CI_JOBS at once.  The merged report: .gitlab-ci-local/artifacts/report/merged/.
+GCL_VERSION := 4.73.0
+GCL := $(KIT_CACHE)/gitlab-ci-local-$(GCL_VERSION)/node_modules/.bin/gitlab-ci-local
+CI_JOBS ?= 2
+$(GCL): | $(call deps,ci)
+	@command -v npm >/dev/null || { echo "make ci-local: no npm here; install Node.js 20 or newer with npm" >&2; exit 2; }
+	@npm install --prefix $(KIT_CACHE)/gitlab-ci-local-$(GCL_VERSION) --no-audit --no-fund --loglevel=error gitlab-ci-local@$(GCL_VERSION) >/dev/null
+ci-local: $(GCL)
+	@$(GCL) --shell-isolation --no-artifacts-to-source --concurrency $(CI_JOBS) --variable KIT_CACHE=$(KIT_CACHE) $(CI_LOCAL_FLAGS)
+
+# The compile farm, the shared cache and the shards on whole kernels
+# (test/farm): a distccd and a redis-server on 127.0.0.1; about 20 minutes
+# once make matrix has run.  FARM_SERIES (6.1) is built, SHARD_SERIES
+# (5.10 6.1 7.3) sharded.
+check-farm: | $(call deps,tools fetch build images guest report check farm)
+	@FARM_SERIES="$(or $(FARM_SERIES),6.1)" SHARD_SERIES="$(or $(SHARD_SERIES),5.10 6.1 7.3)" test/farm $(KIT_CACHE)/farm-check
 
 clean-results:
 	rm -rf $(RESULTS)

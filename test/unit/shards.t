@@ -20,10 +20,15 @@ test_expect_success 'SHARD=I/N takes every Nth series of VERSIONS, whole, and pl
 	test "$(grep -c "^cell	" p1)" = "$(grep -c "^cell	" p3)" &&
 	plan_of >whole && test_grep "^kit	.*	-$" whole && ! grep -q "	shard	" whole
 '
-test_expect_success 'a SHARD that is not I/N with 1 <= I <= N stops make, naming it' '
-	for bad in 0/3 4/3 x 1/ /3; do
+test_expect_success 'SHARD=X.Y takes that series, and plans the others as their own shards' '
+	plan_of SHARD=6.12 >p &&
+	test "$(awk -F"\t" "\$1 == \"series\" && \$3 != \"shard\" { print \$2 }" p)" = 6.12 &&
+	test_grep "^series	7.3	shard	[^	]*	7.3$" p && test_grep "^kit	.*	6.12$" p
+'
+test_expect_success 'a SHARD that is neither stops make, naming it' '
+	for bad in 0/3 4/3 x 1/ /3 5.4; do
 		test_must_fail 2 plan_of SHARD=$bad 2>err || return 1
-		test_grep "SHARD: .$bad. is not I/N with 1 <= I <= N" err || return 1
+		test_grep "SHARD: .$bad. is neither I/N with 1 <= I <= N (SHARD=2/3) nor a series of VERSIONS (SHARD=6.1)" err || return 1
 	done
 '
 
@@ -33,7 +38,7 @@ judged() {
 	setup && rm -rf j && guest ok vanilla j/vanilla >/dev/null && guest wrong patched j/patched >/dev/null
 }
 # run_dir DIR SHARD: DIR as make matrix leaves it, of the series 7.7, 8.8
-# and 9.9 (or ONLY those); SHARD I/3 runs the I-th, - all.  KIT_ID,
+# and 9.9 (or ONLY those); SHARD I/3 runs the I-th, X.Y that one, - all.  KIT_ID,
 # IMAGES_ID and STACK change what it says it is of.
 run_dir() {
 	rm -rf "$1" && mkdir -p "$1" &&
@@ -43,11 +48,12 @@ run_dir() {
 		i=0
 		for s in ${ONLY:-7.7 8.8 9.9}; do
 			i=$((i + 1))
-			if [ "$2" = - ] || [ "$2" = "$i/3" ]; then
+			if [ "$2" = - ] || [ "$2" = "$i/3" ] || [ "$2" = "$s" ]; then
 				printf "series\t%s\trun\t%s.1\t-\n" "$s" "$s"
 				cp -r j "$1/$s" || return 1
 			else
-				printf "series\t%s\tshard\t%s.1\t%s\n" "$s" "$s" "$i/3"
+				case $2 in */*) owner=$i/3 ;; *) owner=$s ;; esac
+				printf "series\t%s\tshard\t%s.1\t%s\n" "$s" "$s" "$owner"
 			fi
 			printf "cell\t%s\tvanilla\tkernel\t-\n" "$s"
 			printf "cell\t%s\tpatched\tkernel\t%s\n" "$s" "${STACK:-abcdefabcdef}"
@@ -94,6 +100,12 @@ test_expect_success 'runs of other VERSIONS (a CI job a series) merge as shards 
 	shards && ONLY=7.7 run_dir v1 - && ONLY="8.8 9.9" run_dir v2 - &&
 	test_must_fail 1 report --merge merged v1 v2 >out && same whole/results.json merged/results.json
 '
+test_expect_success 'a job a series (SHARD=X.Y) merges the same; a missing job is not run, never passed' '
+	shards && run_dir j1 7.7 && run_dir j2 8.8 && run_dir j3 9.9 &&
+	test_must_fail 1 report --merge merged j1 j2 j3 >out && same whole/results.json merged/results.json &&
+	test_must_fail 1 report --merge merged j1 j3 >out &&
+	test_grep "8.8 patched 3 cases: ERROR: not run: shard 8.8 has no folder among FROM" out
+'
 test_expect_success 'a shard missing: its cells are ERROR, not run, never passed' '
 	shards && test_must_fail 1 report --merge merged s1 s3 >out &&
 	test "$(tail -1 out)" = "10 passed, 8 failed, 0 skipped" &&
@@ -122,11 +134,11 @@ refused 'other cases are refused' 'sed -i "s/^case\tc$/case\td/" s2/plan.tsv && 
 refused 'another stack is refused, naming the series' 'STACK=0123456789ab run_dir s2 2/3' \
 	'report: s2: stacks of 7.7 {"vanilla": "-", "patched": "0123456789ab"}, s1 has {"vanilla": "-", "patched": "abcdefabcdef"}: results of different stacks are not merged'
 refused 'shards of another split are refused' 'run_dir s2 2/3 && sed -i "1s|2/3$|2/4|" s2/plan.tsv && report s2 >/dev/null 2>&1; :' \
-	'report: s2: shard count "4", s1 has "3": results of different runs are not merged'
+	'report: s2: split "4 shards", s1 has "3 shards": results of different runs are not merged'
 refused 'a shard given twice is a cell present twice' ':' \
 	'report: s1: series 7.7 (run) is also in s1: a cell present twice; give each shard'"'"'s folder once' 's1 s2 s1'
 refused 'a whole run with a shard is refused' ':' \
-	'report: s2: shard count "3", whole has "-": results of different runs are not merged' 'whole s2'
+	'report: s2: split "3 shards", whole has "whole run": results of different runs are not merged' 'whole s2'
 refused 'two whole runs are cells present twice' 'cp -r whole whole2' \
 	'report: whole2: series 7.7 (run) is also in whole: a cell present twice; give each shard'"'"'s folder once' 'whole whole2'
 refused 'a folder without results.json is refused' 'rm s2/results.json' \
