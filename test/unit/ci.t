@@ -31,7 +31,9 @@ assert any(\"make report FROM=\" in l for l in r[\"script\"])
 assert ci[\"pages\"][\"artifacts\"][\"paths\"] == [\"public/\"]" "$TOP/.gitlab-ci.yml"
 '
 test_expect_success GCL 'gitlab-ci-local reads it: the unit job, a matrix job a series, report, pages' '
-	(cd "$TOP" && "$GCL" --list) >list 2>/dev/null &&
+	mkdir -p gcl && cp "$TOP/.gitlab-ci.yml" gcl/ && git -C gcl init -q &&
+	git -C gcl add .gitlab-ci.yml && git -C gcl -c user.name=kit -c user.email=kit@localhost commit -q -m ci &&
+	(cd gcl && "$GCL" --list) >list 2>/dev/null &&
 	for s in $("$TOP/build/matrix" -C "$TOP" list "$TOP/matrix.yaml"); do
 		grep -q "^matrix: \[$s\] " list || { cat list; exit 1; }
 	done &&
