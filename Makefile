@@ -302,6 +302,8 @@ endef
 plan = kit$(TAB)$(shell build/kit-id $(IMAGES))$(TAB)$(or $(SHARD),-)$(NL)$(foreach c,$(CASES),case$(TAB)$(c)$(NL))$(if $(CORPUS),corpus$(TAB)$(CORPUS_source) $(CORPUS_version)$(TAB)$(CORPUS_DIR)$(NL))$(foreach s,$(VERSIONS),series$(TAB)$(s)$(TAB)$(if $(filter $(s),$(RUN)),run$(TAB)$(S_$(s)_verified)$(TAB)$(KIT_CACHE)/src/$(s),$(if $(filter $(s),$(SKIP)),skip$(TAB)$(S_$(s)_verified)$(TAB)$(call skip_reason,$(s)),shard$(TAB)$(S_$(s)_verified)$(TAB)$(call shard_of,$(s))))$(NL)$(foreach v,$(call variants,$(s)),cell$(TAB)$(s)$(TAB)$(v)$(TAB)$(call kernel,$(s),$(v))$(TAB)$(or $(call stack_hash,$(s),$(v)),-)$(NL))$(if $(GATES),$(if $(filter $(s),$(RUN)),$(foreach k,$(call gate_kinds,$(s)),gate$(TAB)$(s)$(TAB)$(k)$(TAB)$(RESULTS)/$(s)/gates/$(k)$(TAB)$(call gate_key,$(s))$(NL)))))
 
 PLAN_TEXT = $(subst $(NL) ,$(NL),$(subst $(NL) ,$(NL),$(plan)))
+# make -n expands recipes without running them: the plan is not written.
+DRY_RUN := $(findstring n,$(firstword -$(MAKEFLAGS)))
 # What a run (of this SHARD) is to do, as the report reads it; runs nothing.
 plan:
 	@$(file >/dev/stdout,$(PLAN_TEXT)):
@@ -314,7 +316,7 @@ FARM_DEPS := $(if $(KIT_DISTCC_HOSTS),farm)
 matrix: | $(call deps,tools fetch build images guest report $(FARM_DEPS))
 	@mkdir -p $(RESULTS) && find $(RESULTS) -name '*.failed' -delete && rm -f $(RESULTS)/.cells-failed
 	@$(MAKE) -k --no-print-directory cells || { mkdir -p $(RESULTS); touch $(RESULTS)/.cells-failed; }
-	@$(shell mkdir -p $(RESULTS))$(file >$(RESULTS)/plan.tsv,$(PLAN_TEXT))rc=0; test/report $(RESULTS) || rc=$$?; \
+	@$(if $(DRY_RUN),,$(shell mkdir -p $(RESULTS))$(file >$(RESULTS)/plan.tsv,$(PLAN_TEXT)))rc=0; test/report $(RESULTS) || rc=$$?; \
 	  [ ! -e $(RESULTS)/.cells-failed ] || [ $$rc -ne 0 ] || rc=1; rm -f $(RESULTS)/.cells-failed; exit $$rc
 
 # The matrix with its build gates, in one report.
