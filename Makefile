@@ -13,6 +13,7 @@
 #   make report [FROM="DIR..."]        render results/results.json again, or
 #                                      merge the results folders of shards
 #   make fuzz [FUZZ_SERIES=...] [FUZZ_COUNT=2000] [FUZZ_SEED=1]   mutated images
+#   make fstests SERIES=6.1 KIT_FSTESTS=...   fstests on vanilla and each variant
 #   make bump SERIES=6.1               move a Debian pin to the newest served
 #   make apply TREE=...  |  make review  |  make clean-results
 #
@@ -36,7 +37,7 @@ FIX_A_ORIG := $(wildcard common/upstream/A-*.patch)
 CASES := $(sort $(notdir $(patsubst %/,%,$(dir $(wildcard test/cases/*/recipe)))))
 IMAGES := $(CASES:%=$(KIT_BUILD)/images/%.img)
 
-.PHONY: all matrix plan gates cells check-farm ci-local kernels images corpus fuzz check check-unit report review apply bump clean-results tools FORCE
+.PHONY: all matrix plan gates cells check-farm ci-local fstests kernels images corpus fuzz check check-unit report review apply bump clean-results tools FORCE
 .DELETE_ON_ERROR:
 all: matrix
 
@@ -322,6 +323,46 @@ matrix: | $(call deps,tools fetch build images guest report $(FARM_DEPS))
 # The matrix with its build gates, in one report.
 gates:
 	@$(MAKE) --no-print-directory matrix GATES=1
+
+# fstests, opt-in (make fstests SERIES=X.Y [FSTESTS_VARIANTS=...]): the
+# series' vanilla and each variant built once more with fstests/kernel.config
+# on top of the kit's fragment (an object tree of their own), each booted on
+# a Debian root filesystem (build/fstests-rootfs: mmdebstrap, cached) with a
+# copy of the fstests tree KIT_FSTESTS names (built by you; the kit never
+# fetches or builds it) and the kit's own tests (fstests/tests/), running
+# fstests/list less the series' expunges (fstests/expunges/X.Y), each test
+# bounded (test/run-fstests); test/judge-fstests holds each variant to
+# vanilla: no new failure.
+KIT_FSTESTS ?=
+FSTESTS_VARIANTS ?= $(if $(SERIES),$(call gate_variants,$(SERIES)))
+FST_CONFIG := $(KIT_BUILD)/fstests.config
+$(FST_CONFIG): $(CONFIG) fstests/kernel.config
+	@mkdir -p $(@D)
+	@cat $^ >$@.tmp && mv -f $@.tmp $@
+FST_HASH := $(shell cat $(CONFIG) fstests/kernel.config | sha256sum | cut -c1-8)
+fst_base = $(if $(filter vanilla,$(1)),,$(if $(filter patched,$(1)),vanilla,patched))
+fst_kernel = $(KIT_CACHE)/out/$(1)/$(2)-fstests-$(SRCKEY_$(1))-$(FST_HASH)$(if $(call stack_hash,$(1),$(2)),-$(call stack_hash,$(1),$(2)))/bzImage
+FST_TESTS := $(shell sed 's/\#.*//' fstests/list)
+fst_expunged = $(shell sed -n 's/^[ \t]*\([^ \t\#][^ \t\#]*\).*/\1/p' fstests/expunges/$(1) 2>/dev/null)
+FST_ROOT := $(KIT_CACHE)/fstests/root-$(shell printf '%s' '$(abspath $(KIT_FSTESTS))' | sha256sum | cut -c1-8).img
+$(FST_ROOT): build/fstests-rootfs fstests/packages fstests/guest-init $(wildcard fstests/tests/*/*) $(KIT_FSTESTS)/check | $(call deps,build fstests)
+	@build/fstests-rootfs $(KIT_FSTESTS) $@
+
+define fstests_rules
+$(call fst_kernel,$(1),$(2)): $(KIT_CACHE)/src/$(1).stamp $(FST_CONFIG) build/kernel build/lib.sh build/check-config $(S_$(1)_list_$(2)) $(S_$(1)_patches_$(2)) $(if $(call fst_base,$(2)),$(call fst_kernel,$(1),$(call fst_base,$(2))))
+	@KIT_CONFIG=$(FST_CONFIG) KIT_VARIANT_NAME=$(2)-fstests KIT_FIX_A="$(S_$(1)_fix_A)" KIT_FIX_A_ORIG=$(FIX_A_ORIG) \
+	  flock $(KIT_CACHE)/src/$(1).lock build/kernel $(1) $(2) $(KIT_CACHE)/src/$(1) $(KIT_CACHE)/obj/$(1)-fstests $$(@D) $(S_$(1)_stack)
+$(RESULTS)/fstests/$(1)/$(2)/fstests.tsv: $(call fst_kernel,$(1),$(2)) $(FST_ROOT) test/run-fstests fstests/list $(wildcard fstests/expunges/$(1)) | $(call deps,guest)
+	@test/run-fstests $(1) $(2) $(call fst_kernel,$(1),$(2)) $(FST_ROOT) $$(@D) $(filter-out $(call fst_expunged,$(1)),$(FST_TESTS))
+endef
+$(if $(SERIES),$(foreach v,$(FSTESTS_VARIANTS),$(eval $(call fstests_rules,$(SERIES),$(v)))))
+
+fstests: | $(call deps,report)
+	@test -n "$(SERIES)" || { echo "make fstests: say which series, e.g. make fstests SERIES=6.1" >&2; exit 2; }
+	@$(if $(filter $(SERIES),$(SERIES_ALL)),,echo "make fstests: '$(SERIES)' is not a series of matrix.yaml ($(SERIES_ALL))" >&2; exit 2)
+	@$(if $(KIT_FSTESTS),$(MAKE) --no-print-directory $(foreach v,$(FSTESTS_VARIANTS),$(RESULTS)/fstests/$(SERIES)/$(v)/fstests.tsv) && \
+	  test/judge-fstests $(SERIES) $(RESULTS)/fstests/$(SERIES) fstests/expunges/$(SERIES) $(FSTESTS_VARIANTS),\
+	  echo "$(SERIES) fstests: SKIP: no fstests tree given; set KIT_FSTESTS to a built fstests checkout (the kit never fetches or builds it)")
 
 # Image fuzzing, opt-in: FUZZ_COUNT mutated images of the image cases
 # (seeded: the same FUZZ_SEED makes the same images) booted on every
