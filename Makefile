@@ -108,10 +108,12 @@ $(SAN_CONFIG): $(CONFIG) common/sanitize.config
 	@mkdir -p $(@D)
 	@cat $^ >$@.tmp && mv -f $@.tmp $@
 config_of = $(if $(call san,$(1)),$(SAN_CONFIG),$(CONFIG))
-# Kernels are keyed by what they are: the source, the config and the
-# stack pushed.
-CONFIG_HASH := $(shell sha256sum $(CONFIG) | cut -c1-8)
-SAN_HASH := $(shell cat $(CONFIG) common/sanitize.config | sha256sum | cut -c1-8)
+# Kernels are keyed by what they are: the source, the config with how it
+# is built (the kit's build scripts: two checkouts on one cache never take
+# each other's kernel for their own) and the stack pushed.
+RECIPE := build/kernel build/lib.sh build/push-stack build/check-config
+CONFIG_HASH := $(shell cat $(CONFIG) $(RECIPE) | sha256sum | cut -c1-8)
+SAN_HASH := $(shell cat $(CONFIG) common/sanitize.config $(RECIPE) | sha256sum | cut -c1-8)
 stack_hash = $(S_$(1)_hash_$(call stackv,$(2)))
 kdir = $(KIT_CACHE)/out/$(1)/$(2)-$(SRCKEY_$(1))-$(if $(call san,$(2)),$(SAN_HASH),$(CONFIG_HASH))$(if $(call stack_hash,$(1),$(2)),-$(call stack_hash,$(1),$(2)))
 kernel = $(call kdir,$(1),$(2))/bzImage
@@ -339,7 +341,7 @@ FST_CONFIG := $(KIT_BUILD)/fstests.config
 $(FST_CONFIG): $(CONFIG) fstests/kernel.config
 	@mkdir -p $(@D)
 	@cat $^ >$@.tmp && mv -f $@.tmp $@
-FST_HASH := $(shell cat $(CONFIG) fstests/kernel.config | sha256sum | cut -c1-8)
+FST_HASH := $(shell cat $(CONFIG) fstests/kernel.config $(RECIPE) | sha256sum | cut -c1-8)
 fst_base = $(if $(filter vanilla,$(1)),,$(if $(filter patched,$(1)),vanilla,patched))
 fst_kernel = $(KIT_CACHE)/out/$(1)/$(2)-fstests-$(SRCKEY_$(1))-$(FST_HASH)$(if $(call stack_hash,$(1),$(2)),-$(call stack_hash,$(1),$(2)))/bzImage
 FST_TESTS := $(shell sed 's/\#.*//' fstests/list)
