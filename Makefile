@@ -422,8 +422,11 @@ CI_JOBS ?= 2
 $(GCL): | $(call deps,ci)
 	@command -v npm >/dev/null || { echo "make ci-local: no npm here; install Node.js 20 or newer with npm" >&2; exit 2; }
 	@npm install --prefix $(KIT_CACHE)/gitlab-ci-local-$(GCL_VERSION) --no-audit --no-fund --loglevel=error gitlab-ci-local@$(GCL_VERSION) >/dev/null
+# (What this make exports, KIT_BUILD above all, stays out of the jobs: each
+# job is a checkout of its own.)
 ci-local: $(GCL)
-	@$(GCL) --shell-isolation --no-artifacts-to-source --concurrency $(CI_JOBS) --variable KIT_CACHE=$(KIT_CACHE) $(CI_LOCAL_FLAGS)
+	@env -u KIT_BUILD -u KIT_T0 -u RESULTS -u KIT_SUITES -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+	  $(GCL) --shell-isolation --no-artifacts-to-source --concurrency $(CI_JOBS) --variable KIT_CACHE=$(KIT_CACHE) $(CI_LOCAL_FLAGS)
 
 # The compile farm, the shared cache and the shards on whole kernels
 # (test/farm): a distccd and a redis-server on 127.0.0.1; about 20 minutes
