@@ -51,7 +51,8 @@ test_expect_success 'source-id refuses a path that does not exist' '
 # checkout DIR: a copy of this checkout, its tools built, its dependencies
 # taken as installed.
 checkout() {
-	mkdir -p "$1" && tar -C "$TOP" --exclude=./.kit --exclude=./results --exclude=./.git -cf - . | tar -C "$1" -xf - &&
+	mkdir -p "$1" && tar -C "$TOP" --exclude=./.kit --exclude=./results --exclude=./.git --exclude=./.gitlab-ci-local \
+		--exclude=./merged --exclude=./public -cf - . | tar -C "$1" -xf - &&
 	mkdir -p "$1/.kit/bin" && cp "$BIN/matrix" "$1/.kit/bin/" &&
 	for g in tools fetch build images guest report stacks check; do touch "$1/.kit/deps-$g.stamp"; done
 }
@@ -73,7 +74,7 @@ test_expect_success 'a kernel is keyed by its stack: another stack is another ke
 	test_cmp p1 p2
 '
 test_expect_success 'apply, review, report, clean-results build no matrix tools and install no guest or checker' '
-	mkdir -p g && tar -C "$TOP" --exclude=./.kit --exclude=./results --exclude=./.git -cf - . | tar -C g -xf - &&
+	mkdir -p g && tar -C "$TOP" --exclude=./.kit --exclude=./results --exclude=./.git --exclude=./.gitlab-ci-local --exclude=./merged --exclude=./public -cf - . | tar -C g -xf - &&
 	for goal in "apply TREE=$trash/none" review report clean-results; do
 		{ env -u KIT_BUILD -u MAKEFLAGS -u MAKELEVEL make -n -C g $goal >out 2>&1 || :; } &&
 		! test -e g/.kit/bin/matrix && ! test -e g/.kit/matrix.mk &&
@@ -82,7 +83,13 @@ test_expect_success 'apply, review, report, clean-results build no matrix tools 
 	done
 '
 test_expect_success 'make matrix on a checkout that has no results folder yet' '
-	checkout h && { env -u KIT_BUILD -u MAKEFLAGS -u MAKELEVEL make -n -C h KIT_CACHE="$trash/shared" RESULTS="$trash/none/results" VERSIONS=5.4 matrix >out 2>&1 || :; } &&
-	! grep -q "No such file" out && test -s none/results/plan.tsv
+	checkout h && env -u KIT_BUILD -u MAKEFLAGS -u MAKELEVEL -u KIT_SRC_5_4 make -s -C h KIT_CACHE="$trash/shared" \
+		RESULTS="$trash/none/results" VERSIONS=5.4 CORPUS= matrix >out 2>&1 &&
+	! grep -q "No such file" out && test -s none/results/plan.tsv && test -s none/results/results.json &&
+	test "$(tail -1 out)" = "0 passed, 0 failed, 93 skipped"
+'
+test_expect_success 'make -n matrix writes nothing' '
+	checkout n && { env -u KIT_BUILD -u MAKEFLAGS -u MAKELEVEL make -n -C n KIT_CACHE="$trash/shared" \
+		RESULTS="$trash/dry/results" VERSIONS=5.4 matrix >out 2>&1 || :; } && test ! -e dry/results/plan.tsv
 '
 test_done
