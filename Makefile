@@ -429,7 +429,7 @@ ci-local: $(GCL)
 	  $(GCL) --shell-isolation --no-artifacts-to-source --concurrency $(CI_JOBS) --variable KIT_CACHE=$(KIT_CACHE) $(CI_LOCAL_FLAGS)
 
 # The compile farm, the shared cache and the shards on whole kernels
-# (test/farm): a distccd and a redis-server on 127.0.0.1; about 20 minutes
+# (test/farm): a distccd and a redis-server on 127.0.0.1; about 10 minutes
 # once make matrix has run.  FARM_SERIES (6.1) is built, SHARD_SERIES
 # (5.10 6.1 7.3) sharded.
 check-farm: | $(call deps,tools fetch build images guest report check farm)
