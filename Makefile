@@ -257,7 +257,8 @@ $(foreach s,$(SERIES_ALL),$(foreach v,$(call variants,$(s)),$(eval $(call varian
 # CI job a series).  The others are planned as another shard's, so make
 # report FROM="DIR..." merges the shards' results and knows what is missing.
 SHARD ?=
-ifneq ($(SHARD),)
+# (checked once matrix.mk is read, as VERSIONS is)
+ifneq ($(and $(SHARD),$(SERIES_ALL)),)
 ifneq ($(filter $(SHARD),$(VERSIONS)),)
 SHARD_MAP := $(foreach s,$(VERSIONS),$(s)=$(s))
 else

@@ -88,6 +88,11 @@ test_expect_success 'make matrix on a checkout that has no results folder yet' '
 	! grep -q "No such file" out && test -s none/results/plan.tsv && test -s none/results/results.json &&
 	test "$(tail -1 out)" = "0 passed, 0 failed, 93 skipped"
 '
+test_expect_success 'a fresh checkout plans a shard (the matrix is read first)' '
+	checkout s && rm -f s/.kit/matrix.mk && env -u KIT_BUILD -u MAKEFLAGS -u MAKELEVEL make -s -C s KIT_CACHE="$trash/shared" \
+		SHARD=6.1 plan >out 2>&1 &&
+	test_grep "^series	6.1	run	" out && test_grep "^series	5.10	shard	[^	]*	5.10$" out
+'
 test_expect_success 'make -n matrix writes nothing' '
 	checkout n && { env -u KIT_BUILD -u MAKEFLAGS -u MAKELEVEL make -n -C n KIT_CACHE="$trash/shared" \
 		RESULTS="$trash/dry/results" VERSIONS=5.4 matrix >out 2>&1 || :; } && test ! -e dry/results/plan.tsv
