@@ -37,6 +37,10 @@ FIX_A_ORIG := $(wildcard common/upstream/A-*.patch)
 CASES := $(sort $(notdir $(patsubst %/,%,$(dir $(wildcard test/cases/*/recipe)))))
 IMAGES := $(CASES:%=$(KIT_BUILD)/images/%.img)
 
+# No built-in rules: make's own "%.out: %" (cp) overwrote a test's expected
+# output with the test, the test being newer.
+MAKEFLAGS += --no-builtin-rules
+.SUFFIXES:
 .PHONY: all matrix plan gates cells check-farm ci-local fstests kernels images corpus fuzz check check-unit report review apply bump clean-results tools FORCE
 .DELETE_ON_ERROR:
 all: matrix
