@@ -311,7 +311,9 @@ plan = kit$(TAB)$(shell build/kit-id $(IMAGES))$(TAB)$(or $(SHARD),-)$(NL)$(fore
 
 PLAN_TEXT = $(subst $(NL) ,$(NL),$(subst $(NL) ,$(NL),$(plan)))
 # make -n expands recipes without running them: the plan is not written.
-DRY_RUN := $(findstring n,$(firstword -$(MAKEFLAGS)))
+# (MAKEFLAGS starts with the one-letter flags, "ns", when there are any;
+# else with a long option or a variable, which say nothing of -n.)
+DRY_RUN = $(if $(findstring =,$(firstword $(MAKEFLAGS))),,$(findstring n,$(filter-out -%,$(firstword $(MAKEFLAGS)))))
 # What a run (of this SHARD) is to do, as the report reads it; runs nothing.
 plan:
 	@$(file >/dev/stdout,$(PLAN_TEXT)):
