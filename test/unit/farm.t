@@ -10,6 +10,7 @@
 # farm) is test/farm, make check-farm: too long for make check.
 . "$(dirname "$0")/lib.sh"
 . "$TOP/build/lib.sh"
+. "$TOP/test/net-lib.sh"
 
 pids=
 stop_servers() {
@@ -18,20 +19,6 @@ stop_servers() {
 	pids=
 }
 trap 'stop_servers; rm -rf "$trash" "$run"' EXIT
-
-# A free port on 127.0.0.1 (the kernel's pick; taken again at once).
-port() {
-	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-# wait_port PORT: up to 10 s for a server to listen.
-wait_port() {
-	i=0
-	while ! python3 -c 'import socket, sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), 1)' "$1" 2>/dev/null; do
-		i=$((i + 1))
-		[ $i -lt 100 ] || { echo "nothing listens on 127.0.0.1:$1" >&2; return 1; }
-		sleep 0.1
-	done
-}
 
 # distccd drops root for its own user: its log lives where that user writes.
 run=$(mktemp -d "${TMPDIR:-/tmp}/kit-farm.XXXXXX")
@@ -72,12 +59,12 @@ test_expect_success 'the farm sizes -j: the sum of its hosts, KIT_JOBS over all'
 		" on distcc a/4 b/8, ccache remote redis://r:6379"
 '
 
-dport=$(port)
+dport=$(free_port)
 if [ "${prereqs#* DISTCC }" != "$prereqs" ]; then
 	timeout 300 distccd --daemon --no-detach --listen 127.0.0.1 --port "$dport" --allow 127.0.0.1 \
 		--jobs 2 --log-level info --log-file "$run/distccd/log" &
 	pids="$pids $!"
-	wait_port "$dport" && test_set_prereq DISTCCD
+	listening "$dport" && test_set_prereq DISTCCD
 fi
 
 test_expect_success DISTCCD 'through the farm, every compile runs on distccd, objects byte for byte the local ones' '
@@ -109,12 +96,12 @@ test_expect_success 'the stats line counts this build only: misses first, then l
 	: >none.log && test -z "$(ccache_line none.log)" && test -z "$(ccache_line no-such.log)"
 '
 
-rport=$(port)
+rport=$(free_port)
 if [ "${prereqs#* REDIS }" != "$prereqs" ]; then
 	timeout 300 redis-server --port "$rport" --bind 127.0.0.1 --save "" --appendonly no --daemonize no \
 		--dir "$run" >"$run/redis.log" 2>&1 &
 	pids="$pids $!"
-	wait_port "$rport" && test_set_prereq REDISD
+	listening "$rport" && test_set_prereq REDISD
 fi
 test_expect_success REDISD 'a second runner with an empty cache gets remote hits from redis' '
 	tree r1 && mkdir -p o1 o2 &&
@@ -126,7 +113,7 @@ test_expect_success REDISD 'a second runner with an empty cache gets remote hits
 	for f in a b c; do cmp o1/$f.o o2/$f.o || exit 1; done
 '
 
-hport=$(port)
+hport=$(free_port)
 cat >"$run/store.py" <<-'P'
 import os, sys, http.server
 root = sys.argv[2]
@@ -157,7 +144,7 @@ http.server.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Store).serve_fo
 P
 timeout 300 python3 "$run/store.py" "$hport" "$run/store" 2>"$run/store.log" &
 pids="$pids $!"
-wait_port "$hport" && test_set_prereq HTTPD
+listening "$hport" && test_set_prereq HTTPD
 test_expect_success HTTPD 'and from an HTTP store' '
 	tree h1 && mkdir -p oh1 oh2 &&
 	KIT_CCACHE_REMOTE=http://127.0.0.1:$hport/cache stats h1 hfirst hfirst.log oh1 &&
