@@ -38,7 +38,8 @@ judged() {
 	setup && rm -rf j && guest ok vanilla j/vanilla >/dev/null && guest wrong patched j/patched >/dev/null
 }
 # run_dir DIR SHARD: DIR as make matrix leaves it, of the series 7.7, 8.8
-# and 9.9 (or ONLY those); SHARD I/3 runs the I-th, X.Y that one, - all.  KIT_ID,
+# and 9.9 (or ONLY those); SHARD I/3 runs the I-th, X.Y that one, - all;
+# SKIPPED names one its shard skips (no tree given there).  KIT_ID,
 # IMAGES_ID and STACK change what it says it is of.
 run_dir() {
 	rm -rf "$1" && mkdir -p "$1" &&
@@ -48,7 +49,9 @@ run_dir() {
 		i=0
 		for s in ${ONLY:-7.7 8.8 9.9}; do
 			i=$((i + 1))
-			if [ "$2" = - ] || [ "$2" = "$i/3" ] || [ "$2" = "$s" ]; then
+			if { [ "$2" = - ] || [ "$2" = "$i/3" ] || [ "$2" = "$s" ]; } && [ "$s" = "${SKIPPED:-}" ]; then
+				printf "series\t%s\tskip\t%s.1\tno tree given\n" "$s" "$s"
+			elif [ "$2" = - ] || [ "$2" = "$i/3" ] || [ "$2" = "$s" ]; then
 				printf "series\t%s\trun\t%s.1\t-\n" "$s" "$s"
 				cp -r j "$1/$s" || return 1
 			else
@@ -105,6 +108,12 @@ test_expect_success 'a job a series (SHARD=X.Y) merges the same; a missing job i
 	test_must_fail 1 report --merge merged j1 j2 j3 >out && same whole/results.json merged/results.json &&
 	test_must_fail 1 report --merge merged j1 j3 >out &&
 	test_grep "8.8 patched 3 cases: ERROR: not run: shard 8.8 has no folder among FROM" out
+'
+test_expect_success 'a series its shard skipped merges as a skipped row, its stacks compared all the same' '
+	shards && SKIPPED=8.8 run_dir s2 2/3 && test_must_fail 1 report --merge merged s1 s2 s3 >out &&
+	test_grep "^8.8 .*SKIP  no tree given" out && test "$(tail -1 out)" = "10 passed, 2 failed, 6 skipped" &&
+	SKIPPED=8.8 STACK=0123456789ab run_dir s2 2/3 && test_must_fail 2 report --merge merged s1 s2 s3 2>err &&
+	test_grep "s2: stacks of 7.7" err
 '
 test_expect_success 'a shard missing: its cells are ERROR, not run, never passed' '
 	shards && test_must_fail 1 report --merge merged s1 s3 >out &&
