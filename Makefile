@@ -366,7 +366,7 @@ $(RESULTS)/fstests/$(1)/$(2)/fstests.tsv: $(call fst_kernel,$(1),$(2)) $(FST_ROO
 endef
 $(if $(SERIES),$(foreach v,$(FSTESTS_VARIANTS),$(eval $(call fstests_rules,$(SERIES),$(v)))))
 
-fstests: | $(call deps,report)
+fstests: | $(call deps,report $(FARM_DEPS))
 	@test -n "$(SERIES)" || { echo "make fstests: say which series, e.g. make fstests SERIES=6.1" >&2; exit 2; }
 	@$(if $(filter $(SERIES),$(SERIES_ALL)),,echo "make fstests: '$(SERIES)' is not a series of matrix.yaml ($(SERIES_ALL))" >&2; exit 2)
 	@$(if $(KIT_FSTESTS),$(MAKE) --no-print-directory $(foreach v,$(FSTESTS_VARIANTS),$(RESULTS)/fstests/$(SERIES)/$(v)/fstests.tsv) && \

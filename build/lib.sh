@@ -151,12 +151,12 @@ kbuild() (
 
 # kbuild_jobs: how many compiles a build runs at once: KIT_JOBS if set,
 # else what the distcc farm takes (distcc -j: the sum of its hosts'
-# limits), else this machine's processors.
+# limits), else (no farm, or no distcc here) this machine's processors.
 kbuild_jobs() {
 	if [ -n "${KIT_JOBS:-}" ]; then
 		echo "$KIT_JOBS"
-	elif [ -n "${KIT_DISTCC_HOSTS:-}" ]; then
-		DISTCC_HOSTS=$KIT_DISTCC_HOSTS distcc -j
+	elif [ -n "${KIT_DISTCC_HOSTS:-}" ] && kj_n=$(DISTCC_HOSTS=$KIT_DISTCC_HOSTS distcc -j 2>/dev/null) && [ -n "$kj_n" ]; then
+		echo "$kj_n"
 	else
 		nproc
 	fi
