@@ -131,7 +131,8 @@ original_of() {
 #                        ccache's misses go to distcc, which falls back to
 #                        compiling here when the farm fails
 #   KIT_CCACHE_REMOTE    ccache's remote storage shared between machines,
-#                        redis://HOST[:PORT] or http://HOST[:PORT]/PATH
+#                        in ccache's remote_storage form: a redis server, or an
+#                        HTTP store and its path
 #   KIT_CCACHE_STATSLOG  a file ccache logs this build's lookups to
 #                        (ccache_line reads it)
 kbuild() (
