@@ -3,7 +3,7 @@
 # and in each flavour, boot each kernel in QEMU on the image set, judge the
 # verdicts, and print the table.
 #
-#   make matrix [VERSIONS="6.1 7.3"] [FLAVOURS=...] [CORPUS=] [SANITIZE=1] [GATES=1]
+#   make matrix [VERSIONS="6.1 7.3"] [FLAVOURS=...] [CORPUS=] [SANITIZE=1] [GATES=1] [FSTESTS=1]
 #                                      build, boot, judge, report
 #   make gates [GATES_ALLMOD="5.10 7.3"]   the matrix and its build gates
 #   make check                         unit tests, then the matrix with its gates
@@ -13,7 +13,7 @@
 #   make report [FROM="DIR..."]        render results/results.json again, or
 #                                      merge the results folders of shards
 #   make fuzz [FUZZ_SERIES=...] [FUZZ_COUNT=2000] [FUZZ_SEED=1]   mutated images
-#   make fstests SERIES=6.1 KIT_FSTESTS=...   fstests on vanilla and each variant
+#   make fstests SERIES=6.1 KIT_FSTESTS=...   that series' matrix with fstests
 #   make bump SERIES=6.1               move a Debian pin to the newest served
 #   make apply TREE=...  |  make review  |  make clean-results
 #
@@ -100,26 +100,33 @@ FLAVOURS ?= $(sort $(foreach s,$(SERIES_ALL),$(call flavours_of,$(s))))
 # SANITIZE=1: patched and each flavour built once more with the sanitizers
 # (common/sanitize.config on top of the kit's fragment) in an object tree
 # of their own, booted on the image cases and the corpus: the variants
-# X-san, whose stack and expected verdicts are X's.
+# X-san, whose stack and expected verdicts are X's.  fstests' kernels are
+# the same kind of variant: X-fstests, fstests/kernel.config on top.
 SANITIZE ?=
 variants = vanilla patched $(filter $(FLAVOURS),$(call flavours_of,$(1)))$(if $(SANITIZE), patched-san $(addsuffix -san,$(filter $(FLAVOURS),$(call flavours_of,$(1)))))
-stackv = $(patsubst %-san,%,$(1))
+KINDS := san fstests
+kind = $(firstword $(foreach k,$(KINDS),$(if $(filter %-$(k),$(1)),$(k))))
+stackv = $(patsubst %-$(call kind,$(1)),%,$(1))
 san = $(filter %-san,$(1))
 # The variant a variant builds on, in the same object tree.
-base_of = $(if $(filter vanilla patched-san,$(2)),,$(if $(filter patched,$(2)),vanilla,$(if $(call san,$(2)),patched-san,patched)))
-SAN_CONFIG := $(KIT_BUILD)/sanitize.config
-$(SAN_CONFIG): $(CONFIG) common/sanitize.config
+base_of = $(if $(filter vanilla vanilla-fstests patched-san,$(2)),,$(if $(filter patched,$(call stackv,$(2))),vanilla,patched)$(if $(call kind,$(2)),-$(call kind,$(2))))
+KIND_CONFIG_san := $(KIT_BUILD)/sanitize.config
+KIND_CONFIG_fstests := $(KIT_BUILD)/fstests.config
+$(KIT_BUILD)/sanitize.config: $(CONFIG) common/sanitize.config
+$(KIT_BUILD)/fstests.config: $(CONFIG) fstests/kernel.config
+$(KIND_CONFIG_san) $(KIND_CONFIG_fstests):
 	@mkdir -p $(@D)
 	@cat $^ >$@.tmp && mv -f $@.tmp $@
-config_of = $(if $(call san,$(1)),$(SAN_CONFIG),$(CONFIG))
+config_of = $(if $(call kind,$(1)),$(KIND_CONFIG_$(call kind,$(1))),$(CONFIG))
 # Kernels are keyed by what they are: the source, the config with how it
 # is built (the kit's build scripts: two checkouts on one cache never take
 # each other's kernel for their own) and the stack pushed.
 RECIPE := build/kernel build/lib.sh build/push-stack build/check-config
 CONFIG_HASH := $(shell cat $(CONFIG) $(RECIPE) | sha256sum | cut -c1-8)
-SAN_HASH := $(shell cat $(CONFIG) common/sanitize.config $(RECIPE) | sha256sum | cut -c1-8)
+KIND_HASH_san := $(shell cat $(CONFIG) common/sanitize.config $(RECIPE) | sha256sum | cut -c1-8)
+KIND_HASH_fstests := $(shell cat $(CONFIG) fstests/kernel.config $(RECIPE) | sha256sum | cut -c1-8)
 stack_hash = $(S_$(1)_hash_$(call stackv,$(2)))
-kdir = $(KIT_CACHE)/out/$(1)/$(2)-$(SRCKEY_$(1))-$(if $(call san,$(2)),$(SAN_HASH),$(CONFIG_HASH))$(if $(call stack_hash,$(1),$(2)),-$(call stack_hash,$(1),$(2)))
+kdir = $(KIT_CACHE)/out/$(1)/$(2)-$(SRCKEY_$(1))-$(if $(call kind,$(2)),$(KIND_HASH_$(call kind,$(2))),$(CONFIG_HASH))$(if $(call stack_hash,$(1),$(2)),-$(call stack_hash,$(1),$(2)))
 kernel = $(call kdir,$(1),$(2))/bzImage
 # The guest of a sanitizer kernel is slower and needs room for the shadow.
 guest_env = $(if $(call san,$(1)),KIT_GUEST_MEM=1G KIT_GUEST_TIMEOUT=900 KIT_GUEST_STALL=180)
@@ -164,7 +171,7 @@ $(KIT_CACHE)/src/$(1).from: $(call src_input,$(1)) FORCE
 $(KIT_CACHE)/src/$(1).stamp: $(KIT_CACHE)/src/$(1).from | $(call deps,build)
 	@mkdir -p $(KIT_CACHE)/src
 	@$$(call guarded,$(RESULTS)/$(1)/unpack.failed,unpack,flock $(KIT_CACHE)/src/$(1).lock build/unpack $(1) $(call src_kind,$(1)) $(call src_input,$(1)) $(KIT_CACHE)/src/$(1))
-	@rm -rf $(KIT_CACHE)/obj/$(1) $(KIT_CACHE)/obj/$(1)-san
+	@rm -rf $(KIT_CACHE)/obj/$(1) $(foreach k,$(KINDS),$(KIT_CACHE)/obj/$(1)-$(k))
 	@touch $$@
 endef
 
@@ -173,7 +180,7 @@ endef
 define variant_rules
 $(call kernel,$(1),$(2)): $(KIT_CACHE)/src/$(1).stamp $(call config_of,$(2)) build/kernel build/lib.sh build/check-config $(S_$(1)_list_$(call stackv,$(2))) $(S_$(1)_patches_$(call stackv,$(2))) $(if $(call base_of,$(1),$(2)),$(call kernel,$(1),$(call base_of,$(1),$(2))))
 	@$$(call guarded,$(RESULTS)/$(1)/$(2)/build.failed,build,KIT_CONFIG=$(call config_of,$(2)) KIT_VARIANT_NAME=$(2) KIT_FIX_A="$(S_$(1)_fix_A)" KIT_FIX_A_ORIG=$(FIX_A_ORIG) \
-	  flock $(KIT_CACHE)/src/$(1).lock build/kernel $(1) $(call stackv,$(2)) $(KIT_CACHE)/src/$(1) $(KIT_CACHE)/obj/$(1)$(if $(call san,$(2)),-san) $$(@D) $(S_$(1)_stack))
+	  flock $(KIT_CACHE)/src/$(1).lock build/kernel $(1) $(call stackv,$(2)) $(KIT_CACHE)/src/$(1) $(KIT_CACHE)/obj/$(1)$(if $(call kind,$(2)),-$(call kind,$(2))) $$(@D) $(S_$(1)_stack))
 
 # The corpus: the same kernel on every image of it, judged against vanilla's.
 $(RESULTS)/$(1)/corpus/$(2)/boot.tsv: $(call kernel,$(1),$(2)) $(CORPUS_DIR)/index $(BIN)/guest-init test/run-corpus test/guest-lib.sh
@@ -277,7 +284,8 @@ READY := $(foreach s,$(VERSIONS),$(if $(call src_ready,$(s)),$(s)))
 RUN := $(filter $(MINE),$(READY))
 SKIP := $(filter-out $(RUN),$(MINE))
 CELLS := $(foreach s,$(RUN),$(foreach v,$(call variants,$(s)),$(RESULTS)/$(s)/$(v)/cells.json $(if $(CORPUS),$(RESULTS)/$(s)/corpus/$(v)/judged.json)) \
-	$(if $(GATES),$(foreach k,$(call gate_kinds,$(s)),$(call gate_file,$(s),$(k)))))
+	$(if $(GATES),$(foreach k,$(call gate_kinds,$(s)),$(call gate_file,$(s),$(k)))) \
+	$(if $(and $(FSTESTS),$(KIT_FSTESTS)),$(call fst_verdict,$(s))))
 
 # The expect files there are: rewritten only when one comes or goes.
 $(KIT_BUILD)/expect.list: FORCE
@@ -307,7 +315,7 @@ define NL
 
 
 endef
-plan = kit$(TAB)$(shell build/kit-id $(IMAGES))$(TAB)$(or $(SHARD),-)$(NL)$(foreach c,$(CASES),case$(TAB)$(c)$(NL))$(if $(CORPUS),corpus$(TAB)$(CORPUS_source) $(CORPUS_version)$(TAB)$(CORPUS_DIR)$(NL))$(foreach s,$(VERSIONS),series$(TAB)$(s)$(TAB)$(if $(filter $(s),$(RUN)),run$(TAB)$(S_$(s)_verified)$(TAB)$(KIT_CACHE)/src/$(s),$(if $(filter $(s),$(SKIP)),skip$(TAB)$(S_$(s)_verified)$(TAB)$(call skip_reason,$(s)),shard$(TAB)$(S_$(s)_verified)$(TAB)$(call shard_of,$(s))))$(NL)$(foreach v,$(call variants,$(s)),cell$(TAB)$(s)$(TAB)$(v)$(TAB)$(call kernel,$(s),$(v))$(TAB)$(or $(call stack_hash,$(s),$(v)),-)$(NL))$(if $(GATES),$(if $(filter $(s),$(RUN)),$(foreach k,$(call gate_kinds,$(s)),gate$(TAB)$(s)$(TAB)$(k)$(TAB)$(RESULTS)/$(s)/gates/$(k)$(TAB)$(call gate_key,$(s))$(NL)))))
+plan = kit$(TAB)$(shell build/kit-id $(IMAGES))$(TAB)$(or $(SHARD),-)$(NL)$(foreach c,$(CASES),case$(TAB)$(c)$(NL))$(if $(CORPUS),corpus$(TAB)$(CORPUS_source) $(CORPUS_version)$(TAB)$(CORPUS_DIR)$(NL))$(foreach s,$(VERSIONS),series$(TAB)$(s)$(TAB)$(if $(filter $(s),$(RUN)),run$(TAB)$(S_$(s)_verified)$(TAB)$(KIT_CACHE)/src/$(s),$(if $(filter $(s),$(SKIP)),skip$(TAB)$(S_$(s)_verified)$(TAB)$(call skip_reason,$(s)),shard$(TAB)$(S_$(s)_verified)$(TAB)$(call shard_of,$(s))))$(NL)$(foreach v,$(call variants,$(s)),cell$(TAB)$(s)$(TAB)$(v)$(TAB)$(call kernel,$(s),$(v))$(TAB)$(or $(call stack_hash,$(s),$(v)),-)$(NL))$(if $(GATES),$(if $(filter $(s),$(RUN)),$(foreach k,$(call gate_kinds,$(s)),gate$(TAB)$(s)$(TAB)$(k)$(TAB)$(RESULTS)/$(s)/gates/$(k)$(TAB)$(call gate_key,$(s))$(NL))))$(if $(FSTESTS),$(if $(filter $(s),$(RUN)),fstests$(TAB)$(s)$(TAB)$(if $(KIT_FSTESTS),$(RESULTS)/$(s)/fstests,-)$(TAB)$(foreach v,$(call fst_variants,$(s)),$(v)=$(call kernel,$(s),$(v)-fstests))$(TAB)$(call fst_tests,$(s))$(TAB)$(if $(KIT_FSTESTS),-,$(FST_NONE))$(NL))))
 
 PLAN_TEXT = $(subst $(NL) ,$(NL),$(subst $(NL) ,$(NL),$(plan)))
 # make -n expands recipes without running them: the plan is not written.
@@ -333,45 +341,43 @@ matrix: | $(call deps,tools fetch build images guest report $(FARM_DEPS))
 gates:
 	@$(MAKE) --no-print-directory matrix GATES=1
 
-# fstests, opt-in (make fstests SERIES=X.Y [FSTESTS_VARIANTS=...]): the
-# series' vanilla and each variant built once more with fstests/kernel.config
-# on top of the kit's fragment (an object tree of their own), each booted on
-# a Debian root filesystem (build/fstests-rootfs: mmdebstrap, cached) with a
-# copy of the fstests tree KIT_FSTESTS names (built by you; the kit never
-# fetches or builds it) and the kit's own tests (fstests/tests/), running
-# fstests/list less the series' expunges (fstests/expunges/X.Y), each test
-# bounded (test/run-fstests); test/judge-fstests holds each variant to
-# vanilla: no new failure.
+# fstests, opt-in (make matrix FSTESTS=1, or make fstests SERIES=X.Y: that
+# series' matrix with its fstests): vanilla and each variant built once
+# more with fstests/kernel.config on top of the kit's fragment (the
+# variants X-fstests, an object tree of their own), each booted on a Debian
+# root filesystem (build/fstests-rootfs: mmdebstrap, cached) with a copy of
+# the fstests tree KIT_FSTESTS names (built by you; the kit never fetches or
+# builds it) and the kit's own tests (fstests/tests/), running fstests/list
+# less the series' expunges (fstests/expunges/X.Y), each test bounded
+# (test/run-fstests); test/judge-fstests holds each variant to vanilla (no
+# new failure) in RESULTS/X.Y/fstests/verdict.json, which the report reads.
+FSTESTS ?=
 KIT_FSTESTS ?=
-FSTESTS_VARIANTS ?= $(if $(SERIES),$(call gate_variants,$(SERIES)))
-FST_CONFIG := $(KIT_BUILD)/fstests.config
-$(FST_CONFIG): $(CONFIG) fstests/kernel.config
-	@mkdir -p $(@D)
-	@cat $^ >$@.tmp && mv -f $@.tmp $@
-FST_HASH := $(shell cat $(CONFIG) fstests/kernel.config $(RECIPE) | sha256sum | cut -c1-8)
-fst_base = $(if $(filter vanilla,$(1)),,$(if $(filter patched,$(1)),vanilla,patched))
-fst_kernel = $(KIT_CACHE)/out/$(1)/$(2)-fstests-$(SRCKEY_$(1))-$(FST_HASH)$(if $(call stack_hash,$(1),$(2)),-$(call stack_hash,$(1),$(2)))/bzImage
+fst_variants = $(call gate_variants,$(1))
 FST_TESTS := $(shell sed 's/\#.*//' fstests/list)
 fst_expunged = $(shell sed -n 's/^[ \t]*\([^ \t\#][^ \t\#]*\).*/\1/p' fstests/expunges/$(1) 2>/dev/null)
 FST_ROOT := $(KIT_CACHE)/fstests/root-$(shell printf '%s' '$(abspath $(KIT_FSTESTS))' | sha256sum | cut -c1-8).img
 $(FST_ROOT): build/fstests-rootfs fstests/packages fstests/guest-init $(wildcard fstests/tests/*/*) $(KIT_FSTESTS)/check | $(call deps,build fstests)
-	@build/fstests-rootfs $(KIT_FSTESTS) $@
+	@$(call guarded,$(RESULTS)/fstests-root.failed,fstests root filesystem,build/fstests-rootfs $(KIT_FSTESTS) $@)
+fst_verdict = $(RESULTS)/$(1)/fstests/verdict.json
+fst_tests = $(filter-out $(call fst_expunged,$(1)),$(FST_TESTS))
 
 define fstests_rules
-$(call fst_kernel,$(1),$(2)): $(KIT_CACHE)/src/$(1).stamp $(FST_CONFIG) build/kernel build/lib.sh build/check-config $(S_$(1)_list_$(2)) $(S_$(1)_patches_$(2)) $(if $(call fst_base,$(2)),$(call fst_kernel,$(1),$(call fst_base,$(2))))
-	@KIT_CONFIG=$(FST_CONFIG) KIT_VARIANT_NAME=$(2)-fstests KIT_FIX_A="$(S_$(1)_fix_A)" KIT_FIX_A_ORIG=$(FIX_A_ORIG) \
-	  flock $(KIT_CACHE)/src/$(1).lock build/kernel $(1) $(2) $(KIT_CACHE)/src/$(1) $(KIT_CACHE)/obj/$(1)-fstests $$(@D) $(S_$(1)_stack)
-$(RESULTS)/fstests/$(1)/$(2)/fstests.tsv: $(call fst_kernel,$(1),$(2)) $(FST_ROOT) test/run-fstests fstests/list $(wildcard fstests/expunges/$(1)) | $(call deps,guest)
-	@test/run-fstests $(1) $(2) $(call fst_kernel,$(1),$(2)) $(FST_ROOT) $$(@D) $(filter-out $(call fst_expunged,$(1)),$(FST_TESTS))
+$(RESULTS)/$(1)/fstests/$(2)/fstests.tsv: $(call kernel,$(1),$(2)-fstests) $(FST_ROOT) test/run-fstests fstests/list $(wildcard fstests/expunges/$(1)) | $(call deps,guest)
+	@$$(call guarded,$(RESULTS)/$(1)/fstests/$(2).failed,fstests run,test/run-fstests $(1) $(2) $(call kernel,$(1),$(2)-fstests) $(FST_ROOT) $$(@D) $(call fst_tests,$(1)))
 endef
-$(if $(SERIES),$(foreach v,$(FSTESTS_VARIANTS),$(eval $(call fstests_rules,$(SERIES),$(v)))))
+define fstests_series_rules
+$(call fst_verdict,$(1)): $(foreach v,$(call fst_variants,$(1)),$(RESULTS)/$(1)/fstests/$(v)/fstests.tsv) test/judge-fstests $(wildcard fstests/expunges/$(1)) | $(call deps,report)
+	@$$(call guarded,$(RESULTS)/$(1)/fstests/judge.failed,fstests judge,$(call verdict,test/judge-fstests $(1) $(RESULTS)/$(1)/fstests fstests/expunges/$(1) $(call fst_variants,$(1))))
+endef
+$(foreach s,$(SERIES_ALL),$(foreach v,$(call fst_variants,$(s)),$(eval $(call variant_rules,$(s),$(v)-fstests))$(eval $(call fstests_rules,$(s),$(v)))))
+$(foreach s,$(SERIES_ALL),$(eval $(call fstests_series_rules,$(s))))
+FST_NONE := no fstests tree given: set KIT_FSTESTS to a built fstests checkout (the kit never fetches or builds it)
 
-fstests: | $(call deps,report $(FARM_DEPS))
+fstests:
 	@test -n "$(SERIES)" || { echo "make fstests: say which series, e.g. make fstests SERIES=6.1" >&2; exit 2; }
 	@$(if $(filter $(SERIES),$(SERIES_ALL)),,echo "make fstests: '$(SERIES)' is not a series of matrix.yaml ($(SERIES_ALL))" >&2; exit 2)
-	@$(if $(KIT_FSTESTS),$(MAKE) --no-print-directory $(foreach v,$(FSTESTS_VARIANTS),$(RESULTS)/fstests/$(SERIES)/$(v)/fstests.tsv) && \
-	  test/judge-fstests $(SERIES) $(RESULTS)/fstests/$(SERIES) fstests/expunges/$(SERIES) $(FSTESTS_VARIANTS),\
-	  echo "$(SERIES) fstests: SKIP: no fstests tree given; set KIT_FSTESTS to a built fstests checkout (the kit never fetches or builds it)")
+	@$(if $(KIT_FSTESTS),$(MAKE) --no-print-directory matrix VERSIONS=$(SERIES) FSTESTS=1 SHARD=,echo "$(SERIES) fstests: SKIP: $(FST_NONE)")
 
 # Image fuzzing, opt-in: FUZZ_COUNT mutated images of the image cases
 # (seeded: the same FUZZ_SEED makes the same images) booted on every

@@ -8,7 +8,18 @@
 
 test_expect_success 'without KIT_FSTESTS make fstests is a SKIP that names it' '
 	make -C "$TOP" -s fstests SERIES=6.1 KIT_FSTESTS= RESULTS="$trash/r" >out 2>&1 &&
-	test_grep "^6.1 fstests: SKIP: no fstests tree given; set KIT_FSTESTS" out && test ! -e r/fstests
+	test_grep "^6.1 fstests: SKIP: no fstests tree given: set KIT_FSTESTS" out && test ! -e r
+'
+test_expect_success 'make matrix FSTESTS=1 plans each series: its kernels (vanilla first), its tests, or why not' '
+	mkdir -p fst && : >fst/check &&
+	make -C "$TOP" -s plan FSTESTS=1 KIT_FSTESTS="$trash/fst" VERSIONS=6.1 RESULTS="$trash/r" >plan &&
+	grep "^fstests	6.1	" plan >line && test "$(wc -l <line)" = 1 &&
+	test "$(cut -f3 line)" = "$trash/r/6.1/fstests" && test "$(cut -f6 line)" = - &&
+	cut -f4 line | grep "^vanilla=[^ ]*/vanilla-fstests-[^ ]*/bzImage patched=[^ ]*/patched-fstests-" &&
+	test "$(cut -f5 line)" = "$(sed "s/#.*//" "$TOP/fstests/list" | awk "NF { print \$1 }" | grep -vxF -f /dev/null | tr "\n" " " | sed "s/ $//")" &&
+	make -C "$TOP" -s plan FSTESTS=1 KIT_FSTESTS= VERSIONS=6.1 >plan &&
+	grep "^fstests	6.1	-	vanilla=" plan | cut -f6 >why && test_grep "^no fstests tree given: set KIT_FSTESTS" why &&
+	make -C "$TOP" -s plan KIT_FSTESTS="$trash/fst" VERSIONS=6.1 >plan && ! grep "^fstests" plan
 '
 test_expect_success 'make fstests wants a series of matrix.yaml' '
 	test_must_fail make -C "$TOP" -s fstests SERIES=9.9 2>err && test_grep "9.9. is not a series of matrix.yaml" err &&
@@ -31,8 +42,7 @@ test_expect_success 'each expunge names its reason' '
 	done
 '
 test_expect_success 'the series expunges leave the run, the rest of the list is run in its order' '
-	mkdir -p fst && : >fst/check &&
-	make -C "$TOP" -n -s "$trash/r/fstests/6.1/vanilla/fstests.tsv" SERIES=6.1 KIT_FSTESTS="$trash/fst" RESULTS="$trash/r" >plan 2>&1 &&
+	make -C "$TOP" -n -s "$trash/r/6.1/fstests/vanilla/fstests.tsv" KIT_FSTESTS="$trash/fst" RESULTS="$trash/r" >plan 2>&1 &&
 	grep "test/run-fstests 6.1 vanilla" plan >run &&
 	test_grep " ext4/990-shared-blocks ext4/053 " run &&
 	for t in $(sed -n "s/^[ 	]*\([^ 	#][^ 	#]*\).*/\1/p" "$TOP/fstests/expunges/6.1" 2>/dev/null); do
@@ -76,48 +86,68 @@ test_expect_success 'run-fstests reads pass, fail, not run, a bound hit and an u
 	printf "a/001\tpass\t3\t\na/002\tfail\t4\t- output mismatch (see x.out.bad)\na/003\tnotrun\t3\tkernel too old\na/004\ttimeout\t3\tstopped after the bound (check.out)\na/005\terror\t3\text4/999 - unknown test, ignored\n" >want &&
 	test_cmp want o/fstests.tsv
 '
+test_expect_success 'run-fstests names the kernel it booted; a second run on the same folder is refused' '
+	FAKE_RESULTS="a/001:pass" run a/001 && test "$(cat o/kernel)" = kernel &&
+	( flock 9 && ! run a/001 2>err ) 9>o.lock && test_grep "o: another fstests run writes there" err &&
+	test "$(cat o/fstests.tsv)" = "$(printf "a/001\tpass\t3\t")"
+'
 test_expect_success 'a guest that never finishes leaves every test an error, never a pass' '
 	FAKE_HANG=1 FAKE_RESULTS="a/001:pass" run a/001 a/002 &&
 	test "$(cut -f2 o/fstests.tsv | sort -u)" = error && test_grep "the guest left no results" o/fstests.tsv
 '
 
-# variant VARIANT TEST:STATUS...: a fstests.tsv as run-fstests writes it.
+# variant VARIANT TEST:STATUS...: a fstests.tsv as run-fstests writes it,
+# and the kernel it names.
 variant() {
-	mkdir -p j/$1 && v=$1 && shift &&
+	mkdir -p j/$1 && v=$1 && shift && echo "kernel-$v" >j/$v/kernel &&
 	for r; do printf "%s\t%s\t5\t%s\n" "${r%%:*}" "${r#*:}" "$(echo "${r#*:}" | sed "s/pass//")"; done >j/$v/fstests.tsv
 }
-test_expect_success 'a test vanilla passes and a variant fails is FAIL, exit 1' '
+# row TEST: "vanilla's status, each variant's status and word, the reason"
+# of verdict.json.
+row() {
+	python3 -c "
+import json, sys
+d = json.load(open(\"j/verdict.json\"))
+t = [t for t in d[\"tests\"] if t[\"test\"] == sys.argv[1]][0]
+print(\" \".join([t[\"results\"][v][\"status\"] for v in d[\"variants\"]] + [t[\"verdicts\"][v] for v in d[\"variants\"][1:]]) + \": \" + t[\"reason\"])
+" "$1"
+}
+test_expect_success 'a test vanilla passes and a variant fails is FAIL, exit 3 (a verdict)' '
 	rm -rf j && variant vanilla a/1:pass a/2:pass && variant patched a/1:pass a/2:fail &&
-	test_must_fail 1 judge-fstests 9.9 j none vanilla patched >out &&
-	test_grep "^a/2	pass	fail	FAIL	patched: fail (vanilla: pass): fail$" j/verdict.tsv &&
-	test_grep "1 passed, 1 failed, 0 baseline, 0 skipped (no new failure on any variant: NO)" out
+	test_must_fail 3 judge-fstests 9.9 j none vanilla patched >out &&
+	test "$(row a/2)" = "pass fail FAIL: patched: fail (vanilla: pass): fail" &&
+	test "$(row a/1)" = "pass pass PASS: " &&
+	test_grep "^9.9 fstests: 1 passed, 1 failed, 0 baseline, 0 skipped on patched against vanilla (NEW FAILURES)$" out
 '
 test_expect_success 'a failure on both is baseline; one vanilla has alone is fixed; a timeout is a failure' '
 	rm -rf j && variant vanilla a/1:fail a/2:fail a/3:pass && variant patched a/1:fail a/2:pass a/3:timeout &&
 	variant hardened a/1:fail a/2:pass a/3:pass &&
-	test_must_fail 1 judge-fstests 9.9 j none vanilla patched hardened >out &&
-	test_grep "^a/1	fail	fail	fail	BASELINE	BASELINE	" j/verdict.tsv &&
-	test_grep "^a/2	fail	pass	pass	PASS	PASS	patched: fixed: vanilla fail" j/verdict.tsv &&
-	test_grep "^a/3	pass	timeout	pass	FAIL	PASS	" j/verdict.tsv
+	test_must_fail 3 judge-fstests 9.9 j none vanilla patched hardened >out &&
+	row a/1 | grep "^fail fail fail BASELINE BASELINE: patched: fail on vanilla too" &&
+	row a/2 | grep "^fail pass pass PASS PASS: patched: fixed: vanilla fail" &&
+	row a/3 | grep "^pass timeout pass FAIL PASS: patched: timeout (vanilla: pass)"
 '
-test_expect_success 'not run is SKIP with its reason; all alike passes, exit 0; JUnit agrees' '
+test_expect_success 'not run is SKIP with its reason; all alike passes, exit 0; kernels and logs are recorded' '
 	rm -rf j && variant vanilla a/1:pass a/2:notrun && variant patched a/1:pass a/2:notrun &&
 	judge-fstests 9.9 j none vanilla patched >out &&
-	test_grep "(no new failure on any variant: yes)" out &&
+	test_grep "(no new failure)$" out && row a/2 | grep "^notrun notrun SKIP: vanilla: not run: notrun; patched: notrun$" &&
 	python3 -c "
-import xml.etree.ElementTree as ET
-s = ET.parse(\"j/junit.xml\").getroot().find(\"testsuite\")
-assert s.get(\"name\") == \"9.9/patched/fstests\" and s.get(\"tests\") == \"2\" and s.get(\"skipped\") == \"1\" and s.get(\"failures\") == \"0\""
+import json
+d = json.load(open(\"j/verdict.json\"))
+assert d[\"kernels\"] == {\"vanilla\": \"kernel-vanilla\", \"patched\": \"kernel-patched\"}, d[\"kernels\"]
+assert d[\"tests\"][1][\"results\"][\"patched\"][\"log\"] == \"patched/raw/2\" and d[\"seconds\"][\"patched\"] == 10, d"
 '
 test_expect_success 'an expunged test is SKIP with its reason; one without a reason is refused' '
 	rm -rf j && variant vanilla a/1:pass && variant patched a/1:pass &&
 	echo "a/9  # hangs the guest on 9.9 (vanilla)" >exp && judge-fstests 9.9 j exp vanilla patched >out &&
-	test_grep "^a/9	expunged	expunged	SKIP	expunged: hangs the guest on 9.9 (vanilla)$" j/verdict.tsv &&
+	test "$(row a/9)" = "expunged expunged SKIP: expunged: hangs the guest on 9.9 (vanilla)" &&
 	echo "a/8" >>exp && test_must_fail 2 judge-fstests 9.9 j exp vanilla patched 2>err &&
 	test_grep "exp:2: a/8 is expunged without a reason" err
 '
-test_expect_success 'variants that ran other tests than vanilla are refused' '
+test_expect_success 'variants that ran other tests than vanilla, or no kernel named, are refused' '
 	rm -rf j && variant vanilla a/1:pass && variant patched a/2:pass &&
-	test_must_fail 2 judge-fstests 9.9 j none vanilla patched 2>err && test_grep "other tests than vanilla" err
+	test_must_fail 2 judge-fstests 9.9 j none vanilla patched 2>err && test_grep "other tests than vanilla" err &&
+	variant patched a/1:pass && rm j/patched/kernel &&
+	test_must_fail 2 judge-fstests 9.9 j none vanilla patched 2>err && test_grep "j/patched/kernel: missing" err
 '
 test_done

@@ -172,4 +172,52 @@ test_expect_success CHROMIUM 'with the corpus, every reader sees the same totals
 	test_grep "agree: 8 passed, 2 failed, 10 skipped" out &&
 	test_grep "rendered in chromium: 8 passed, 2 failed, 10 skipped; 20 cells" out
 '
+# with_fstests [KERNEL]: fstests planned for 9.9 on the kernels k-vanilla
+# and k-patched, and judged (test/judge-fstests) on runs that booted
+# KERNEL-vanilla and KERNEL-patched (k by default): a/1 passes on both, a/2
+# is fixed, a/3 fails on patched alone, a/4 is not run, a/5 fails on both.
+with_fstests() {
+	for v in vanilla patched; do
+		mkdir -p res/9.9/fstests/$v && echo "${1:-k}-$v" >res/9.9/fstests/$v/kernel || return 1
+	done &&
+	printf "a/1\tpass\t5\t\na/2\tfail\t6\t- output mismatch\na/3\tpass\t7\t\na/4\tnotrun\t1\ttoo old\na/5\tfail\t2\t- output mismatch\n" \
+		>res/9.9/fstests/vanilla/fstests.tsv &&
+	printf "a/1\tpass\t5\t\na/2\tpass\t6\t\na/3\tfail\t7\t- output mismatch\na/4\tnotrun\t1\ttoo old\na/5\tfail\t2\t- output mismatch\n" \
+		>res/9.9/fstests/patched/fstests.tsv &&
+	{ "$TOP/test/judge-fstests" 9.9 res/9.9/fstests none vanilla patched >/dev/null; test $? = 3; } &&
+	printf "fstests\t9.9\t%s\tvanilla=k-vanilla patched=k-patched\ta/1 a/2 a/3 a/4 a/5\t-\n" res/9.9/fstests >>res/plan.tsv
+}
+test_expect_success 'fstests: a record a test and variant beside vanilla, in every report' '
+	run_matrix && with_fstests && test_must_fail 1 report res >out 2>&1 &&
+	test "$(tail -1 out)" = "7 passed, 2 failed, 8 skipped" &&
+	test_grep "^  9.9    patched: 1 pass, 1 fixed, 1 FAIL, 1 baseline, 1 skipped; 21 s in tests (vanilla 21 s)$" out &&
+	test_grep "^         a/2  *fail  *pass fixed$" out && test_grep "^         a/3  *pass  *fail FAIL$" out &&
+	test_grep "^         a/5  *fail  *fail baseline$" out &&
+	test_grep "9.9 patched fstests a/3: FAIL: patched: fail (vanilla: pass): - output mismatch" out &&
+	test_grep "^    not ok 3 a/3 # FAIL$" res/results.ktap && test_grep "^    ok 4 a/4 # SKIP" res/results.ktap &&
+	test_grep "^not ok [0-9]* 9.9.patched.fstests$" res/results.ktap &&
+	python3 -c "
+import xml.etree.ElementTree as ET
+s = [s for s in ET.parse(\"res/junit.xml\").getroot() if s.get(\"name\") == \"9.9/fstests\"][0]
+assert (s.get(\"tests\"), s.get(\"failures\"), s.get(\"skipped\")) == (\"5\", \"1\", \"2\"), s.attrib
+assert s[2].get(\"classname\") == \"9.9.patched.fstests\" and s[2].find(\"failure\") is not None" &&
+	test_grep "<table class=\"fstests\" id=\"fstests-9.9\">" res/matrix.html
+'
+test_expect_success JSONSCHEMA 'fstests: every reader sees the same totals' '
+	run_matrix && with_fstests && { report res >/dev/null 2>&1 || :; } &&
+	if test_have_prereq CHROMIUM; then check-reports res >out; else KIT_CHROMIUM=false check-reports res >out 2>&1 || :; fi &&
+	test_grep "agree: 7 passed, 2 failed, 8 skipped" out
+'
+test_expect_success 'fstests verdicts of other kernels, or a run that failed, are ERROR for each test, never a pass' '
+	run_matrix && with_fstests old && test_must_fail 1 report res >out 2>&1 &&
+	test_grep "9.9 patched 5 fstests tests: ERROR: not run: the fstests verdicts on record are of other kernels (old-patched)" out &&
+	run_matrix && with_fstests && echo "run-fstests: no root" >res/9.9/fstests/vanilla.failed &&
+	test_must_fail 1 report res >out 2>&1 && test_grep "9.9 patched 5 fstests tests: ERROR: run-fstests: no root" out &&
+	test "$(tail -1 out)" = "5 passed, 6 failed, 6 skipped"
+'
+test_expect_success 'fstests without a tree: each planned test SKIP, naming KIT_FSTESTS' '
+	run_matrix && printf "fstests\t9.9\t-\tvanilla=k-vanilla patched=k-patched\ta/1 a/2\tno fstests tree given: set KIT_FSTESTS\n" >>res/plan.tsv &&
+	test_must_fail 1 report res >out 2>&1 && test "$(tail -1 out)" = "5 passed, 1 failed, 8 skipped" &&
+	test_grep "^         SKIP: no fstests tree given: set KIT_FSTESTS$" out
+'
 test_done
