@@ -83,6 +83,18 @@ test_expect_success 'the verdicts name what the flavour refuses and where it sti
 	test_grep "^Refused by this flavour, at mount or at first read, as expected: a (refused EUCLEAN), b (ro ok, read EUCLEAN, rw ok)\.$" out/review.md &&
 	test_grep "^Known weaknesses (as expected, but a file read metadata back): c\.$" out/review.md
 '
+test_expect_success 'fstests on the series are named: passes, what vanilla fails and the variant fixes, new failures' '
+	orig && stack "" && cat >res.json <<-\J &&
+	{"schema": 3, "series": [{"name": "9.9", "status": "run", "kernel": "9.9.1", "stacks": {}, "cells": [], "fstests": [
+	 {"test": "ext4/990", "variant": "patched", "status": "PASS", "fixed": true},
+	 {"test": "generic/001", "variant": "patched", "status": "PASS"},
+	 {"test": "generic/002", "variant": "patched", "status": "FAIL"},
+	 {"test": "ext4/053", "variant": "patched", "status": "SKIP"},
+	 {"test": "generic/001", "variant": "hardened", "status": "FAIL"}]}]}
+	J
+	review --versions v --upstream up --results res.json out >log 2>&1 &&
+	test_grep "^fstests (make matrix FSTESTS=1; the rule: no new failure against vanilla): 4 tests on patched against vanilla: 2 pass (fixed: ext4/990), 1 new failures (generic/002), 0 errors, 1 skipped or baseline\.$" out/review.md
+'
 test_expect_success 'the shipped stacks have no lint error' '
 	review --results none out2 >log 2>&1 && test_grep "9 series, 0 lint error" log
 '
