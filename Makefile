@@ -283,6 +283,8 @@ MINE := $(if $(SHARD),$(foreach s,$(VERSIONS),$(if $(filter $(SHARD),$(call shar
 READY := $(foreach s,$(VERSIONS),$(if $(call src_ready,$(s)),$(s)))
 RUN := $(filter $(MINE),$(READY))
 SKIP := $(filter-out $(RUN),$(MINE))
+# (fstests: the section below)
+fst_verdict = $(RESULTS)/$(1)/fstests/verdict.json
 CELLS := $(foreach s,$(RUN),$(foreach v,$(call variants,$(s)),$(RESULTS)/$(s)/$(v)/cells.json $(if $(CORPUS),$(RESULTS)/$(s)/corpus/$(v)/judged.json)) \
 	$(if $(GATES),$(foreach k,$(call gate_kinds,$(s)),$(call gate_file,$(s),$(k)))) \
 	$(if $(and $(FSTESTS),$(KIT_FSTESTS)),$(call fst_verdict,$(s))))
@@ -359,7 +361,6 @@ fst_expunged = $(shell sed -n 's/^[ \t]*\([^ \t\#][^ \t\#]*\).*/\1/p' fstests/ex
 FST_ROOT := $(KIT_CACHE)/fstests/root-$(shell printf '%s' '$(abspath $(KIT_FSTESTS))' | sha256sum | cut -c1-8).img
 $(FST_ROOT): build/fstests-rootfs fstests/packages fstests/guest-init $(wildcard fstests/tests/*/*) $(KIT_FSTESTS)/check | $(call deps,build fstests)
 	@$(call guarded,$(RESULTS)/fstests-root.failed,fstests root filesystem,build/fstests-rootfs $(KIT_FSTESTS) $@)
-fst_verdict = $(RESULTS)/$(1)/fstests/verdict.json
 fst_tests = $(filter-out $(call fst_expunged,$(1)),$(FST_TESTS))
 
 define fstests_rules

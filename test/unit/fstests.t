@@ -21,6 +21,17 @@ test_expect_success 'make matrix FSTESTS=1 plans each series: its kernels (vanil
 	grep "^fstests	6.1	-	vanilla=" plan | cut -f6 >why && test_grep "^no fstests tree given: set KIT_FSTESTS" why &&
 	make -C "$TOP" -s plan KIT_FSTESTS="$trash/fst" VERSIONS=6.1 >plan && ! grep "^fstests" plan
 '
+test_expect_success 'make fstests runs the series matrix with fstests on each variant, judged, in one report' '
+	mkdir -p fst && : >fst/check &&
+	make -C "$TOP" -n fstests SERIES=6.1 KIT_FSTESTS="$trash/fst" RESULTS="$trash/r" >plan 2>&1 &&
+	for v in vanilla patched hardened; do
+		grep -c "test/run-fstests 6.1 $v .*/$v-fstests-" plan | grep -qx 1 &&
+		grep -q "build/kernel 6.1 $v .*/obj/6.1-fstests " plan &&
+		grep -q "run-guest 6.1 $v " plan || { echo "6.1 $v: not planned"; exit 1; }
+	done &&
+	test_grep "judge-fstests 6.1 $trash/r/6.1/fstests fstests/expunges/6.1 vanilla patched hardened" plan &&
+	test_grep "test/report $trash/r" plan && ! grep "run-fstests [0-9.]* " plan | grep -v " 6.1 " && test ! -e r/plan.tsv
+'
 test_expect_success 'make fstests wants a series of matrix.yaml' '
 	test_must_fail make -C "$TOP" -s fstests SERIES=9.9 2>err && test_grep "9.9. is not a series of matrix.yaml" err &&
 	test_must_fail make -C "$TOP" -s fstests 2>err && test_grep "say which series" err
