@@ -90,6 +90,25 @@ test_expect_success 'the three shards merged are the single run, cell for cell, 
 	test "$(tail -1 out)" = "$(tail -1 whole.out)" &&
 	python3 -c "import json; r = json.load(open(\"merged/results.json\"))[\"run\"]; assert [f[\"shard\"] for f in r[\"from\"]] == [\"1/3\", \"2/3\", \"3/3\"] and r[\"shard\"] == \"-\""
 '
+test_expect_success 'shards moved elsewhere (another machine.s folders) merge with their logs where they are now' '
+	shards && for d in s1 s2 s3; do
+		python3 -c "
+import json, sys
+d = sys.argv[1]; p = d + \"/results.json\"; r = json.load(open(p))
+assert r[\"run\"][\"results\"] == d, r[\"run\"]
+for s in r[\"series\"]:
+    for c in s[\"cells\"]:
+        c[\"log\"] = \"%s/%s/%s/boot1.log\" % (d, s[\"name\"], c[\"variant\"])
+json.dump(r, open(p, \"w\"))" $d || return 1
+	done &&
+	mkdir -p far && mv s1 s2 s3 far/ && test_must_fail 1 report --merge merged far/s1 far/s2 far/s3 >out &&
+	test_grep "9.9 patched b: FAIL: .*(log: far/s3/9.9/patched/boot1.log)" out &&
+	python3 -c "
+import json
+for s in json.load(open(\"merged/results.json\"))[\"series\"]:
+    for c in s[\"cells\"]:
+        assert c[\"log\"].startswith(\"far/s\") and c[\"log\"].endswith(\"/%s/%s/boot1.log\" % (s[\"name\"], c[\"variant\"])), c[\"log\"]"
+'
 test_expect_success 'in any order, through make report FROM=' '
 	shards && test_must_fail make -C "$TOP" -s report FROM="$trash/s3 $trash/s1 $trash/s2" RESULTS="$trash/m2" >out &&
 	test "$(tail -1 out)" = "$(tail -1 whole.out)" &&
