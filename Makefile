@@ -334,7 +334,7 @@ plan:
 # client here.
 FARM_DEPS := $(if $(KIT_DISTCC_HOSTS),farm)
 matrix: | $(call deps,tools fetch build images guest report $(FARM_DEPS))
-	@mkdir -p $(RESULTS) && find $(RESULTS) -name '*.failed' -delete && rm -f $(RESULTS)/.cells-failed
+	@mkdir -p $(RESULTS) && find $(RESULTS) -name '*.failed' -delete && rm -f $(RESULTS)/.cells-failed $(RESULTS)/*/fstests/verdict.json
 	@$(MAKE) -k --no-print-directory cells || { mkdir -p $(RESULTS); touch $(RESULTS)/.cells-failed; }
 	@$(if $(DRY_RUN),,$(shell mkdir -p $(RESULTS))$(file >$(RESULTS)/plan.tsv,$(PLAN_TEXT)))rc=0; test/report $(RESULTS) || rc=$$?; \
 	  [ ! -e $(RESULTS)/.cells-failed ] || [ $$rc -ne 0 ] || rc=1; rm -f $(RESULTS)/.cells-failed; exit $$rc
@@ -363,12 +363,17 @@ $(FST_ROOT): build/fstests-rootfs fstests/packages fstests/guest-init $(wildcard
 	@$(call guarded,$(RESULTS)/fstests-root.failed,fstests root filesystem,build/fstests-rootfs $(KIT_FSTESTS) $@)
 fst_tests = $(filter-out $(call fst_expunged,$(1)),$(FST_TESTS))
 
+# The expunge files there are (as expect.list: a file gone runs again).
+$(KIT_BUILD)/expunges.list: FORCE
+	@mkdir -p $(@D)
+	@ls -1 fstests/expunges/ 2>/dev/null >$@.tmp; { cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@; }
+
 define fstests_rules
-$(RESULTS)/$(1)/fstests/$(2)/fstests.tsv: $(call kernel,$(1),$(2)-fstests) $(FST_ROOT) test/run-fstests fstests/list $(wildcard fstests/expunges/$(1)) | $(call deps,guest)
+$(RESULTS)/$(1)/fstests/$(2)/fstests.tsv: $(call kernel,$(1),$(2)-fstests) $(FST_ROOT) test/run-fstests fstests/list $(KIT_BUILD)/expunges.list $(wildcard fstests/expunges/$(1)) | $(call deps,guest)
 	@$$(call guarded,$(RESULTS)/$(1)/fstests/$(2).failed,fstests run,test/run-fstests $(1) $(2) $(call kernel,$(1),$(2)-fstests) $(FST_ROOT) $$(@D) $(call fst_tests,$(1)))
 endef
 define fstests_series_rules
-$(call fst_verdict,$(1)): $(foreach v,$(call fst_variants,$(1)),$(RESULTS)/$(1)/fstests/$(v)/fstests.tsv) test/judge-fstests $(wildcard fstests/expunges/$(1)) | $(call deps,report)
+$(call fst_verdict,$(1)): $(foreach v,$(call fst_variants,$(1)),$(RESULTS)/$(1)/fstests/$(v)/fstests.tsv) test/judge-fstests $(KIT_BUILD)/expunges.list $(wildcard fstests/expunges/$(1)) | $(call deps,report)
 	@$$(call guarded,$(RESULTS)/$(1)/fstests/judge.failed,fstests judge,$(call verdict,test/judge-fstests $(1) $(RESULTS)/$(1)/fstests fstests/expunges/$(1) $(call fst_variants,$(1))))
 endef
 $(foreach s,$(SERIES_ALL),$(foreach v,$(call fst_variants,$(s)),$(eval $(call variant_rules,$(s),$(v)-fstests))$(eval $(call fstests_rules,$(s),$(v)))))

@@ -102,8 +102,9 @@ test_expect_success 'run-fstests names the kernel it booted; a second run on the
 	( flock 9 && ! run a/001 2>err ) 9>o.lock && test_grep "o: another fstests run writes there" err &&
 	test "$(cat o/fstests.tsv)" = "$(printf "a/001\tpass\t3\t")"
 '
-test_expect_success 'a guest that never finishes leaves every test an error, never a pass' '
-	FAKE_HANG=1 FAKE_RESULTS="a/001:pass" run a/001 a/002 &&
+test_expect_success 'a guest that never finishes is a failed step, its tests errors, never a pass' '
+	FAKE_HANG=1 FAKE_RESULTS="a/001:pass" test_must_fail run a/001 a/002 2>err &&
+	test_grep "run-fstests: vanilla: the guest left no results" err &&
 	test "$(cut -f2 o/fstests.tsv | sort -u)" = error && test_grep "the guest left no results" o/fstests.tsv
 '
 
@@ -120,7 +121,9 @@ row() {
 import json, sys
 d = json.load(open(\"j/verdict.json\"))
 t = [t for t in d[\"tests\"] if t[\"test\"] == sys.argv[1]][0]
-print(\" \".join([t[\"results\"][v][\"status\"] for v in d[\"variants\"]] + [t[\"verdicts\"][v] for v in d[\"variants\"][1:]]) + \": \" + t[\"reason\"])
+why = t[\"reasons\"]
+print(\" \".join([t[\"results\"][v][\"status\"] for v in d[\"variants\"]] + [t[\"verdicts\"][v] for v in d[\"variants\"][1:]]) + \": \" +
+      \"; \".join(\"%s: %s\" % (v, why[v]) for v in d[\"variants\"] if v in why))
 " "$1"
 }
 test_expect_success 'a test vanilla passes and a variant fails is FAIL, exit 3 (a verdict)' '
@@ -128,7 +131,7 @@ test_expect_success 'a test vanilla passes and a variant fails is FAIL, exit 3 (
 	test_must_fail 3 judge-fstests 9.9 j none vanilla patched >out &&
 	test "$(row a/2)" = "pass fail FAIL: patched: fail (vanilla: pass): fail" &&
 	test "$(row a/1)" = "pass pass PASS: " &&
-	test_grep "^9.9 fstests: 1 passed, 1 failed, 0 baseline, 0 skipped on patched against vanilla (NEW FAILURES)$" out
+	test_grep "^9.9 fstests: 1 passed, 1 failed, 0 errors, 0 baseline, 0 skipped on patched against vanilla (NEW FAILURES OR NO RESULT)$" out
 '
 test_expect_success 'a failure on both is baseline; one vanilla has alone is fixed; a timeout is a failure' '
 	rm -rf j && variant vanilla a/1:fail a/2:fail a/3:pass && variant patched a/1:fail a/2:pass a/3:timeout &&
@@ -137,6 +140,13 @@ test_expect_success 'a failure on both is baseline; one vanilla has alone is fix
 	row a/1 | grep "^fail fail fail BASELINE BASELINE: patched: fail on vanilla too" &&
 	row a/2 | grep "^fail pass pass PASS PASS: patched: fixed: vanilla fail" &&
 	row a/3 | grep "^pass timeout pass FAIL PASS: patched: timeout (vanilla: pass)"
+'
+test_expect_success 'no result (an error) on either side is ERROR, never fixed nor a baseline, exit 3' '
+	rm -rf j && variant vanilla a/1:error a/2:error a/3:pass && variant patched a/1:pass a/2:error a/3:error &&
+	test_must_fail 3 judge-fstests 9.9 j none vanilla patched >out &&
+	row a/1 | grep "^error pass ERROR: patched: no result on vanilla to hold it against" &&
+	row a/2 | grep "^error error ERROR: patched: no result: " && row a/3 | grep "^pass error ERROR: patched: no result: " &&
+	test_grep "0 passed, 0 failed, 3 errors" out
 '
 test_expect_success 'not run is SKIP with its reason; all alike passes, exit 0; kernels and logs are recorded' '
 	rm -rf j && variant vanilla a/1:pass a/2:notrun && variant patched a/1:pass a/2:notrun &&
@@ -151,7 +161,7 @@ assert d[\"tests\"][1][\"results\"][\"patched\"][\"log\"] == \"patched/raw/2\" a
 test_expect_success 'an expunged test is SKIP with its reason; one without a reason is refused' '
 	rm -rf j && variant vanilla a/1:pass && variant patched a/1:pass &&
 	echo "a/9  # hangs the guest on 9.9 (vanilla)" >exp && judge-fstests 9.9 j exp vanilla patched >out &&
-	test "$(row a/9)" = "expunged expunged SKIP: expunged: hangs the guest on 9.9 (vanilla)" &&
+	test "$(row a/9)" = "expunged expunged SKIP: vanilla: expunged: hangs the guest on 9.9 (vanilla); patched: expunged: hangs the guest on 9.9 (vanilla)" &&
 	echo "a/8" >>exp && test_must_fail 2 judge-fstests 9.9 j exp vanilla patched 2>err &&
 	test_grep "exp:2: a/8 is expunged without a reason" err
 '

@@ -220,4 +220,21 @@ test_expect_success 'fstests without a tree: each planned test SKIP, naming KIT_
 	test_must_fail 1 report res >out 2>&1 && test "$(tail -1 out)" = "5 passed, 1 failed, 8 skipped" &&
 	test_grep "^         SKIP: no fstests tree given: set KIT_FSTESTS$" out
 '
+test_expect_success 'fstests: a step of any variant that failed, or no verdict at all, leaves every variant ERROR' '
+	run_matrix && with_fstests && mkdir -p res/9.9/hardened-fstests &&
+	echo "build: no space left" >res/9.9/hardened-fstests/build.failed &&
+	sed -i "s/^\(fstests.*\)vanilla=k-vanilla patched=k-patched/\1vanilla=k-vanilla patched=k-patched hardened=k-hardened/" res/plan.tsv &&
+	test_must_fail 1 report res >out 2>&1 &&
+	test_grep "9.9 patched 5 fstests tests: ERROR: not run: the hardened-fstests kernel did not build: build: no space left" out &&
+	test_grep "9.9 hardened 5 fstests tests: ERROR: not run: the hardened-fstests kernel did not build" out &&
+	run_matrix && with_fstests && rm res/9.9/fstests/verdict.json && test_must_fail 1 report res >out 2>&1 &&
+	test_grep "9.9 patched 5 fstests tests: ERROR: not run: no res/9.9/fstests/verdict.json" out
+'
+test_expect_success 'fstests: no result from check on either kernel is ERROR, never fixed nor baseline' '
+	run_matrix && with_fstests && sed -i "s/^a\/2	fail	6	.*/a\/2	error	0	the guest left no results/" res/9.9/fstests/vanilla/fstests.tsv &&
+	{ "$TOP/test/judge-fstests" 9.9 res/9.9/fstests none vanilla patched >/dev/null; test $? = 3; } &&
+	test_must_fail 1 report res >out 2>&1 &&
+	test_grep "9.9 patched fstests a/2: ERROR: patched: no result on vanilla to hold it against: the guest left no results" out &&
+	test_grep "^         a/2  *error  *ERROR$" out
+'
 test_done

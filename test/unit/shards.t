@@ -109,6 +109,19 @@ for s in json.load(open(\"merged/results.json\"))[\"series\"]:
     for c in s[\"cells\"]:
         assert c[\"log\"].startswith(\"far/s\") and c[\"log\"].endswith(\"/%s/%s/boot1.log\" % (s[\"name\"], c[\"variant\"])), c[\"log\"]"
 '
+test_expect_success 'shards of which some ran fstests and some did not are refused, naming both' '
+	shards && python3 -c "
+import json
+p = \"s1/results.json\"; r = json.load(open(p))
+for s in r[\"series\"]:
+    if s[\"status\"] == \"run\":
+        s[\"fstests\"] = [dict(test=\"a/1\", variant=\"patched\", status=\"PASS\", verdict=\"PASS\", vanilla=\"pass\", result=\"pass\",
+                              seconds=1, reason=\"\", kernel=\"k\", log=\"x\")]
+        s[\"fstests_run\"] = dict(variants=[\"vanilla\", \"patched\"], seconds={}, log=\"x\")
+json.dump(r, open(p, \"w\"))" &&
+	test_must_fail 2 report --merge merged s1 s2 s3 2>err &&
+	test_grep "^report: s2: fstests .not planned., s1 has .planned.: results of different runs are not merged" err
+'
 test_expect_success 'in any order, through make report FROM=' '
 	shards && test_must_fail make -C "$TOP" -s report FROM="$trash/s3 $trash/s1 $trash/s2" RESULTS="$trash/m2" >out &&
 	test "$(tail -1 out)" = "$(tail -1 whole.out)" &&
