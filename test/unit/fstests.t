@@ -97,8 +97,8 @@ test_expect_success 'run-fstests reads pass, fail, not run, a bound hit and an u
 	printf "a/001\tpass\t3\t\na/002\tfail\t4\t- output mismatch (see x.out.bad)\na/003\tnotrun\t3\tkernel too old\na/004\ttimeout\t3\tstopped after the bound (check.out)\na/005\terror\t3\text4/999 - unknown test, ignored\n" >want &&
 	test_cmp want o/fstests.tsv
 '
-test_expect_success 'run-fstests names the kernel it booted; a second run on the same folder is refused' '
-	FAKE_RESULTS="a/001:pass" run a/001 && test "$(cat o/kernel)" = kernel &&
+test_expect_success 'run-fstests names the kernel it booted and the time it took; a second run on the same folder is refused' '
+	FAKE_RESULTS="a/001:pass" run a/001 && test "$(cat o/kernel)" = kernel && grep -qx "[0-9][0-9]*" o/wall &&
 	( flock 9 && ! run a/001 2>err ) 9>o.lock && test_grep "o: another fstests run writes there" err &&
 	test "$(cat o/fstests.tsv)" = "$(printf "a/001\tpass\t3\t")"
 '

@@ -178,7 +178,7 @@ test_expect_success CHROMIUM 'with the corpus, every reader sees the same totals
 # is fixed, a/3 fails on patched alone, a/4 is not run, a/5 fails on both.
 with_fstests() {
 	for v in vanilla patched; do
-		mkdir -p res/9.9/fstests/$v && echo "${1:-k}-$v" >res/9.9/fstests/$v/kernel || return 1
+		mkdir -p res/9.9/fstests/$v && echo "${1:-k}-$v" >res/9.9/fstests/$v/kernel && echo 40 >res/9.9/fstests/$v/wall || return 1
 	done &&
 	printf "a/1\tpass\t5\t\na/2\tfail\t6\t- output mismatch\na/3\tpass\t7\t\na/4\tnotrun\t1\ttoo old\na/5\tfail\t2\t- output mismatch\n" \
 		>res/9.9/fstests/vanilla/fstests.tsv &&
@@ -190,7 +190,7 @@ with_fstests() {
 test_expect_success 'fstests: a record a test and variant beside vanilla, in every report' '
 	run_matrix && with_fstests && test_must_fail 1 report res >out 2>&1 &&
 	test "$(tail -1 out)" = "7 passed, 2 failed, 8 skipped" &&
-	test_grep "^  9.9    patched: 1 pass, 1 fixed, 1 FAIL, 1 baseline, 1 skipped; 21 s in tests (vanilla 21 s)$" out &&
+	test_grep "^  9.9    patched: 1 pass, 1 fixed, 1 FAIL, 1 baseline, 1 skipped; 21 s in tests (vanilla 21 s), 40 s a boot (vanilla 40 s)$" out &&
 	test_grep "^         a/2  *fail  *pass fixed$" out && test_grep "^         a/3  *pass  *fail FAIL$" out &&
 	test_grep "^         a/5  *fail  *fail baseline$" out &&
 	test_grep "9.9 patched fstests a/3: FAIL: patched: fail (vanilla: pass): - output mismatch" out &&
