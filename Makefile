@@ -57,9 +57,12 @@ $(BIN)/matrix: build/matrix.c common/sha256.c common/sha256.h | $(call deps,tool
 	$(CC) $(CFLAGS) -Icommon -o $@ build/matrix.c common/sha256.c -lyaml
 tools: $(BIN)/matrix
 
-$(BIN)/mkimage: test/mkimage.c test/mutate.c test/mutate.h common/sha256.c common/sha256.h | $(call deps,tools images)
+# The image tool and the guest program: a build that fails leaves its
+# marker (RESULTS/tools/NAME.failed), so the report names it in every cell
+# instead of showing verdicts of the last program that built.
+$(BIN)/mkimage: $(shell build/key files image) | $(call deps,tools images)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Icommon -Itest -o $@ test/mkimage.c test/mutate.c common/sha256.c -lext2fs -lcom_err
+	@$(call guarded,$(RESULTS)/tools/mkimage.failed,the image tool build,$(CC) $(CFLAGS) -Icommon -Itest -o $@ test/mkimage.c test/mutate.c common/sha256.c -lext2fs -lcom_err)
 
 $(BIN)/fuzz: test/fuzz.c test/mutate.c test/mutate.h common/sha256.c common/sha256.h | $(call deps,tools images)
 	@mkdir -p $(@D)
@@ -67,7 +70,7 @@ $(BIN)/fuzz: test/fuzz.c test/mutate.c test/mutate.h common/sha256.c common/sha2
 
 $(BIN)/guest-init: test/guest-init.c common/sha256.c common/sha256.h | $(call deps,tools)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Icommon -static -o $@ test/guest-init.c common/sha256.c
+	@$(call guarded,$(RESULTS)/tools/guest-init.failed,the guest program build,$(CC) $(CFLAGS) -Icommon -static -o $@ test/guest-init.c common/sha256.c)
 
 # Goals that never read the matrix as make variables do not build its reader.
 LIGHT_GOALS := apply review clean-results tools report $(BIN)/matrix
@@ -144,6 +147,14 @@ skip_reason = $(if $(call src_input,$(1)),$(call src_kind,$(1)) $(call src_input
 srckey = $(shell printf '%s' '$(call src_input,$(1))' | sha256sum | cut -c1-8)
 $(foreach s,$(SERIES_ALL),$(eval SRCKEY_$(s) := $(call srckey,$(s))))
 
+# Where a series' source is unpacked and built, keyed by the source this
+# run takes (SRCKEY: two checkouts with other pins on one cache never
+# delete or take each other's tree): srcdir SERIES (with .from, .stamp and
+# .lock beside it), objdir SERIES [KIND], gatedir SERIES GATE.
+srcdir = $(KIT_CACHE)/src/$(1)-$(SRCKEY_$(1))
+objdir = $(KIT_CACHE)/obj/$(1)-$(SRCKEY_$(1))$(if $(2),-$(2))
+gatedir = $(KIT_CACHE)/gates/$(1)-$(SRCKEY_$(1))-$(2)
+
 # $(call guarded,MARKER,STEP,COMMAND): a step that fails leaves its one-line
 # reason in MARKER (lib.sh's die writes it; else the exit status), so the
 # report turns the cells it leaves without verdicts into ERROR cells.
@@ -160,7 +171,7 @@ $(foreach s,$(SERIES_ALL),$(if $(filter debian,$(call src_kind,$(s))),$(eval $(c
 
 define series_rules
 # Rewritten only when the source changes (another path, release or file).
-$(KIT_CACHE)/src/$(1).from: $(call src_input,$(1)) FORCE
+$(call srcdir,$(1)).from: $(call src_input,$(1)) FORCE
 	@mkdir -p $$(@D)
 	@$$(call guarded,$(RESULTS)/$(1)/source.failed,source,build/source-id $(call src_kind,$(1)) $(call src_input,$(1)) >$$@.tmp) && \
 	  { cmp -s $$@.tmp $$@ && rm -f $$@.tmp || mv -f $$@.tmp $$@; }
@@ -168,34 +179,41 @@ $(KIT_CACHE)/src/$(1).from: $(call src_input,$(1)) FORCE
 # .from carries the source's mtime and size, so it alone says when to
 # unpack.  A new source also voids the object tree: its files may be older
 # than the objects, and make would keep objects of the old source.
-$(KIT_CACHE)/src/$(1).stamp: $(KIT_CACHE)/src/$(1).from | $(call deps,build)
+$(call srcdir,$(1)).stamp: $(call srcdir,$(1)).from | $(call deps,build)
 	@mkdir -p $(KIT_CACHE)/src
-	@$$(call guarded,$(RESULTS)/$(1)/unpack.failed,unpack,flock $(KIT_CACHE)/src/$(1).lock build/unpack $(1) $(call src_kind,$(1)) $(call src_input,$(1)) $(KIT_CACHE)/src/$(1))
-	@rm -rf $(KIT_CACHE)/obj/$(1) $(foreach k,$(KINDS),$(KIT_CACHE)/obj/$(1)-$(k))
+	@$$(call guarded,$(RESULTS)/$(1)/unpack.failed,unpack,flock $(call srcdir,$(1)).lock build/unpack $(1) $(call src_kind,$(1)) $(call src_input,$(1)) $(call srcdir,$(1)) \
+	  $(call objdir,$(1)) $(foreach k,$(KINDS),$(call objdir,$(1),$(k))))
 	@touch $$@
 endef
+
+# What the boots and the judge are made of (build/key files SET): the
+# files of each set are their prerequisites, and the same files are hashed
+# into the keys their records carry, which the report checks.
+KEY_guest := $(shell build/key files guest)
+KEY_corpus := $(shell build/key files corpus)
+KEY_judge := $(shell build/key files judge)
 
 # One variant: its kernel (after the variant it builds on, in the same
 # object tree: only the stack's files recompile), its boot, its verdicts.
 define variant_rules
-$(call kernel,$(1),$(2)): $(KIT_CACHE)/src/$(1).stamp $(call config_of,$(2)) build/kernel build/lib.sh build/check-config $(S_$(1)_list_$(call stackv,$(2))) $(S_$(1)_patches_$(call stackv,$(2))) $(if $(call base_of,$(1),$(2)),$(call kernel,$(1),$(call base_of,$(1),$(2))))
+$(call kernel,$(1),$(2)): $(call srcdir,$(1)).stamp $(call config_of,$(2)) build/kernel build/lib.sh build/check-config $(S_$(1)_list_$(call stackv,$(2))) $(S_$(1)_patches_$(call stackv,$(2))) $(if $(call base_of,$(1),$(2)),$(call kernel,$(1),$(call base_of,$(1),$(2))))
 	@$$(call guarded,$(RESULTS)/$(1)/$(2)/build.failed,build,KIT_CONFIG=$(call config_of,$(2)) KIT_VARIANT_NAME=$(2) KIT_FIX_A="$(S_$(1)_fix_A)" KIT_FIX_A_ORIG=$(FIX_A_ORIG) \
-	  flock $(KIT_CACHE)/src/$(1).lock build/kernel $(1) $(call stackv,$(2)) $(KIT_CACHE)/src/$(1) $(KIT_CACHE)/obj/$(1)$(if $(call kind,$(2)),-$(call kind,$(2))) $$(@D) $(S_$(1)_stack))
+	  flock $(call srcdir,$(1)).lock build/kernel $(1) $(call stackv,$(2)) $(call srcdir,$(1)) $(call objdir,$(1),$(call kind,$(2))) $$(@D) $(S_$(1)_stack))
 
 # The corpus: the same kernel on every image of it, judged against vanilla's.
-$(RESULTS)/$(1)/corpus/$(2)/boot.tsv: $(call kernel,$(1),$(2)) $(CORPUS_DIR)/index $(BIN)/guest-init test/run-corpus test/guest-lib.sh
+$(RESULTS)/$(1)/corpus/$(2)/boot.tsv: $(call kernel,$(1),$(2)) $(CORPUS_DIR)/index $(BIN)/guest-init $(KEY_corpus) build/key
 	@$$(call guarded,$(RESULTS)/$(1)/corpus/$(2)-boot.failed,corpus boot,$(call guest_env,$(2)) KIT_GUEST_INIT=$(BIN)/guest-init \
 	  test/run-corpus $(1) $(2) $(call kernel,$(1),$(2)) $(CORPUS_DIR) $(RESULTS)/$(1)/corpus/$(2))
-$(RESULTS)/$(1)/corpus/$(2)/judged.json: $(RESULTS)/$(1)/corpus/$(2)/boot.tsv $(RESULTS)/$(1)/corpus/vanilla/boot.tsv test/judge $(wildcard test/corpus/*) | $(call deps,report)
+$(RESULTS)/$(1)/corpus/$(2)/judged.json: $(RESULTS)/$(1)/corpus/$(2)/boot.tsv $(RESULTS)/$(1)/corpus/vanilla/boot.tsv $(KEY_judge) $(BIN)/matrix build/key $(wildcard test/corpus/*) | $(call deps,report)
 	@$$(call guarded,$(RESULTS)/$(1)/corpus/$(2)-judge.failed,corpus judge,test/judge --corpus $(1) $(2) $(RESULTS)/$(1)/corpus/$(2) $(RESULTS)/$(1)/corpus/vanilla)
 
 # The boot depends on the kernel and the images, not on what is expected.
-$(RESULTS)/$(1)/$(2)/boot.tsv: $(call kernel,$(1),$(2)) $(IMAGES) $(BIN)/guest-init test/run-guest $(wildcard test/cases/*/mount)
+$(RESULTS)/$(1)/$(2)/boot.tsv: $(call kernel,$(1),$(2)) $(IMAGES) $(BIN)/guest-init $(KEY_guest) build/key $(wildcard test/cases/*/mount)
 	@$$(call guarded,$(RESULTS)/$(1)/$(2)/boot.failed,boot,$(call guest_env,$(2)) KIT_CASES="$(CASES)" KIT_IMAGES=$(KIT_BUILD)/images KIT_GUEST_INIT=$(BIN)/guest-init \
 	  KIT_STACK_HASH=$(or $(call stack_hash,$(1),$(2)),-) test/run-guest $(1) $(2) $(call kernel,$(1),$(2)) $(RESULTS)/$(1)/$(2))
 
 # An edited, added or removed expect file is judged again, without a boot.
-$(RESULTS)/$(1)/$(2)/cells.json: $(RESULTS)/$(1)/$(2)/boot.tsv test/judge matrix.yaml $(KIT_BUILD)/expect.list $(wildcard test/cases/*/expect*) | $(BIN)/matrix $(call deps,report)
+$(RESULTS)/$(1)/$(2)/cells.json: $(RESULTS)/$(1)/$(2)/boot.tsv $(KEY_judge) $(BIN)/matrix build/key matrix.yaml $(KIT_BUILD)/expect.list $(wildcard test/cases/*/expect*) | $(call deps,report)
 	@$$(call guarded,$(RESULTS)/$(1)/$(2)/judge.failed,judge,test/judge $(1) $(2) $(RESULTS)/$(1)/$(2))
 endef
 # The build gates (make gates, or make matrix GATES=1): fs/ext4/ of each
@@ -236,26 +254,26 @@ $(KIT_BUILD)/gates/$(1).key: FORCE
 $(if $(filter debian,$(call src_kind,$(1))),$(call cfgdeb,$(1)): | $(call deps,fetch)
 	@$$(call guarded,$(RESULTS)/$(1)/gates/fetch.failed,config fetch,build/fetch-debian $(1) $(call cfgpkg,$(1)) $(S_$(1)_version) $(S_$(1)_suite) $$@ matrix.lock))
 
-$(call gate_file,$(1),config): $(KIT_CACHE)/src/$(1).stamp $(patsubst defconfig:%,%,$(patsubst distro:%,%,$(call gate_config,$(1)))) build/gate-build build/push-stack build/lib.sh $(KIT_BUILD)/gates/$(1).key $(call gate_stack,$(1)) | $(call deps,build gates)
-	@$$(call guarded,$(RESULTS)/$(1)/gates/config.failed,gates,$(call verdict,KIT_GATE_KEY=$(call gate_key,$(1)) flock $(KIT_CACHE)/src/$(1).lock build/gate-build $(1) $(call gate_config,$(1)) \
-	  $(KIT_CACHE)/src/$(1) $(S_$(1)_stack) $(KIT_CACHE)/gates/$(1)-config $$(@D) $(call gate_variants,$(1))))
+$(call gate_file,$(1),config): $(call srcdir,$(1)).stamp $(patsubst defconfig:%,%,$(patsubst distro:%,%,$(call gate_config,$(1)))) build/gate-build build/push-stack build/lib.sh $(KIT_BUILD)/gates/$(1).key $(call gate_stack,$(1)) | $(call deps,build gates)
+	@$$(call guarded,$(RESULTS)/$(1)/gates/config.failed,gates,$(call verdict,KIT_GATE_KEY=$(call gate_key,$(1)) flock $(call srcdir,$(1)).lock build/gate-build $(1) $(call gate_config,$(1)) \
+	  $(call srcdir,$(1)) $(S_$(1)_stack) $(call gatedir,$(1),config) $$(@D) $(call gate_variants,$(1))))
 
-$(call gate_file,$(1),allmodconfig): $(KIT_CACHE)/src/$(1).stamp build/gate-build build/push-stack build/lib.sh $(KIT_BUILD)/gates/$(1).key $(call gate_stack,$(1)) | $(call deps,build gates)
-	@$$(call guarded,$(RESULTS)/$(1)/gates/allmodconfig.failed,gates,$(call verdict,KIT_GATE_KEY=$(call gate_key,$(1)) flock $(KIT_CACHE)/src/$(1).lock build/gate-build $(1) allmodconfig \
-	  $(KIT_CACHE)/src/$(1) $(S_$(1)_stack) $(KIT_CACHE)/gates/$(1)-allmodconfig $$(@D) $(call gate_variants,$(1))))
+$(call gate_file,$(1),allmodconfig): $(call srcdir,$(1)).stamp build/gate-build build/push-stack build/lib.sh $(KIT_BUILD)/gates/$(1).key $(call gate_stack,$(1)) | $(call deps,build gates)
+	@$$(call guarded,$(RESULTS)/$(1)/gates/allmodconfig.failed,gates,$(call verdict,KIT_GATE_KEY=$(call gate_key,$(1)) flock $(call srcdir,$(1)).lock build/gate-build $(1) allmodconfig \
+	  $(call srcdir,$(1)) $(S_$(1)_stack) $(call gatedir,$(1),allmodconfig) $$(@D) $(call gate_variants,$(1))))
 
-$(call gate_file,$(1),checkpatch): $(KIT_CACHE)/src/$(1).stamp build/gate-checkpatch build/lib.sh $(KIT_BUILD)/gates/$(1).key $(call gate_stack,$(1)) $(wildcard common/upstream/*.patch) | $(call deps,gates)
-	@$$(call guarded,$(RESULTS)/$(1)/gates/checkpatch.failed,checkpatch,$(call verdict,KIT_GATE_KEY=$(call gate_key,$(1)) flock -s $(KIT_CACHE)/src/$(1).lock \
-	  build/gate-checkpatch $(1) $(KIT_CACHE)/src/$(1) $(S_$(1)_stack) common/upstream $$(@D) $(call gate_variants,$(1))))
+$(call gate_file,$(1),checkpatch): $(call srcdir,$(1)).stamp build/gate-checkpatch build/lib.sh $(KIT_BUILD)/gates/$(1).key $(call gate_stack,$(1)) $(wildcard common/upstream/*.patch) | $(call deps,gates)
+	@$$(call guarded,$(RESULTS)/$(1)/gates/checkpatch.failed,checkpatch,$(call verdict,KIT_GATE_KEY=$(call gate_key,$(1)) flock -s $(call srcdir,$(1)).lock \
+	  build/gate-checkpatch $(1) $(call srcdir,$(1)) $(S_$(1)_stack) common/upstream $$(@D) $(call gate_variants,$(1))))
 
 # Debian's own kernel of the release, its shipped ext4.ko and ours built
 # against its headers (SKIP when this machine's gcc is not the one it was
 # built with), booted on the image cases.
-$(call gate_file,$(1),shipped): $(KIT_CACHE)/src/$(1).stamp $(call cfgdeb,$(1)) build/gate-shipped build/push-stack build/fetch-debian build/apt-state.sh build/lib.sh $(KIT_BUILD)/gates/$(1).key $(call gate_stack,$(1)) \
+$(call gate_file,$(1),shipped): $(call srcdir,$(1)).stamp $(call cfgdeb,$(1)) build/gate-shipped build/push-stack build/fetch-debian build/apt-state.sh build/lib.sh $(KIT_BUILD)/gates/$(1).key $(call gate_stack,$(1)) \
 	  $(IMAGES) $(BIN)/guest-init test/run-guest test/guest-lib.sh test/judge $(KIT_BUILD)/expect.list $(wildcard test/cases/*/expect*) | $(call deps,guest report gates)
 	@$$(call guarded,$(RESULTS)/$(1)/gates/shipped.failed,shipped kernel,$(call verdict,KIT_GATE_KEY=$(call gate_key,$(1)) KIT_CASES="$(CASES)" \
-	  KIT_IMAGES=$(KIT_BUILD)/images KIT_GUEST_INIT=$(BIN)/guest-init flock $(KIT_CACHE)/src/$(1).lock build/gate-shipped $(1) $(S_$(1)_version) $(S_$(1)_suite) $(call cfgdeb,$(1)) $(KIT_CACHE)/src/$(1) $(S_$(1)_stack) \
-	  $(KIT_CACHE)/gates/$(1)-shipped $$(@D) matrix.lock $(call gate_variants,$(1))))
+	  KIT_IMAGES=$(KIT_BUILD)/images KIT_GUEST_INIT=$(BIN)/guest-init flock $(call srcdir,$(1)).lock build/gate-shipped $(1) $(S_$(1)_version) $(S_$(1)_suite) $(call cfgdeb,$(1)) $(call srcdir,$(1)) $(S_$(1)_stack) \
+	  $(call gatedir,$(1),shipped) $$(@D) matrix.lock $(call gate_variants,$(1))))
 endef
 $(foreach s,$(SERIES_ALL),$(eval $(call gate_rules,$(s))))
 
@@ -309,7 +327,8 @@ kernels: $(foreach s,$(RUN),$(foreach v,$(call variants,$(s)),$(call kernel,$(s)
 cells: $(CELLS)
 
 # What this run is to do, for the report: what it is of (the kit's commit,
-# the image set, the shard), cases, series (those of another shard too,
+# the folder of its images, whose set the report keys once they are made,
+# the shard), cases, series (those of another shard too,
 # with their stacks), and each cell's kernel (a verdict of another kernel
 # is stale, never reported).
 TAB := $(shell printf '\t')
@@ -317,7 +336,7 @@ define NL
 
 
 endef
-plan = kit$(TAB)$(shell build/kit-id $(IMAGES))$(TAB)$(or $(SHARD),-)$(NL)$(foreach c,$(CASES),case$(TAB)$(c)$(NL))$(if $(CORPUS),corpus$(TAB)$(CORPUS_source) $(CORPUS_version)$(TAB)$(CORPUS_DIR)$(NL))$(foreach s,$(VERSIONS),series$(TAB)$(s)$(TAB)$(if $(filter $(s),$(RUN)),run$(TAB)$(S_$(s)_verified)$(TAB)$(KIT_CACHE)/src/$(s),$(if $(filter $(s),$(SKIP)),skip$(TAB)$(S_$(s)_verified)$(TAB)$(call skip_reason,$(s)),shard$(TAB)$(S_$(s)_verified)$(TAB)$(call shard_of,$(s))))$(NL)$(foreach v,$(call variants,$(s)),cell$(TAB)$(s)$(TAB)$(v)$(TAB)$(call kernel,$(s),$(v))$(TAB)$(or $(call stack_hash,$(s),$(v)),-)$(NL))$(if $(GATES),$(if $(filter $(s),$(RUN)),$(foreach k,$(call gate_kinds,$(s)),gate$(TAB)$(s)$(TAB)$(k)$(TAB)$(RESULTS)/$(s)/gates/$(k)$(TAB)$(call gate_key,$(s))$(NL))))$(if $(FSTESTS),$(if $(filter $(s),$(RUN)),fstests$(TAB)$(s)$(TAB)$(if $(KIT_FSTESTS),$(RESULTS)/$(s)/fstests,-)$(TAB)$(foreach v,$(call fst_variants,$(s)),$(v)=$(call kernel,$(s),$(v)-fstests))$(TAB)$(call fst_tests,$(s))$(TAB)$(if $(KIT_FSTESTS),-,$(FST_NONE))$(NL))))
+plan = kit$(TAB)$(shell build/kit-id)$(TAB)$(KIT_BUILD)/images$(TAB)$(or $(SHARD),-)$(NL)$(foreach c,$(CASES),case$(TAB)$(c)$(NL))$(if $(CORPUS),corpus$(TAB)$(CORPUS_source) $(CORPUS_version)$(TAB)$(CORPUS_DIR)$(NL))$(foreach s,$(VERSIONS),series$(TAB)$(s)$(TAB)$(if $(filter $(s),$(RUN)),run$(TAB)$(S_$(s)_verified)$(TAB)$(call srcdir,$(s)),$(if $(filter $(s),$(SKIP)),skip$(TAB)$(S_$(s)_verified)$(TAB)$(call skip_reason,$(s)),shard$(TAB)$(S_$(s)_verified)$(TAB)$(call shard_of,$(s))))$(NL)$(foreach v,$(call variants,$(s)),cell$(TAB)$(s)$(TAB)$(v)$(TAB)$(call kernel,$(s),$(v))$(TAB)$(or $(call stack_hash,$(s),$(v)),-)$(NL))$(if $(GATES),$(if $(filter $(s),$(RUN)),$(foreach k,$(call gate_kinds,$(s)),gate$(TAB)$(s)$(TAB)$(k)$(TAB)$(RESULTS)/$(s)/gates/$(k)$(TAB)$(call gate_key,$(s))$(NL))))$(if $(FSTESTS),$(if $(filter $(s),$(RUN)),fstests$(TAB)$(s)$(TAB)$(if $(KIT_FSTESTS),$(RESULTS)/$(s)/fstests,-)$(TAB)$(foreach v,$(call fst_variants,$(s)),$(v)=$(call kernel,$(s),$(v)-fstests))$(TAB)$(call fst_tests,$(s))$(TAB)$(if $(KIT_FSTESTS),-,$(FST_NONE))$(NL))))
 
 PLAN_TEXT = $(subst $(NL) ,$(NL),$(subst $(NL) ,$(NL),$(plan)))
 # make -n expands recipes without running them: the plan is not written.
@@ -325,8 +344,10 @@ PLAN_TEXT = $(subst $(NL) ,$(NL),$(subst $(NL) ,$(NL),$(plan)))
 # else with a long option or a variable, which say nothing of -n.)
 DRY_RUN = $(if $(findstring =,$(firstword $(MAKEFLAGS))),,$(findstring n,$(filter-out -%,$(firstword $(MAKEFLAGS)))))
 # What a run (of this SHARD) is to do, as the report reads it; runs nothing.
+# (Through a file: $(file >/dev/stdout) truncates a log that make plan >>
+# appends to.)
 plan:
-	@$(file >/dev/stdout,$(PLAN_TEXT)):
+	@$(if $(DRY_RUN),,$(file >$(KIT_BUILD)/plan.tsv,$(PLAN_TEXT)))cat $(KIT_BUILD)/plan.tsv
 
 # A failing step is a cell, not a stop: every other series still runs, the
 # report is written, and the exit status says something failed.

@@ -47,6 +47,8 @@ static void usage(void)
 		"  variants FILE SERIES           vanilla, patched, then each flavour\n"
 		"  hash FILE SERIES VARIANT       the stack's identity for that variant\n"
 		"  expect FILE SERIES CASE VARIANT  the expected verdict file of a cell\n"
+		"  expects FILE SERIES VARIANT CASE...  the same for many cases of one\n"
+		"                                 variant: CASE<TAB>FILE a line\n"
 		"  set-version FILE SERIES VERSION  move a debian pin, in place\n"
 		"  series LIST                    a stack's series file: one entry a line,\n"
 		"                                 its alternatives separated by a space\n"
@@ -791,6 +793,8 @@ int main(int argc, char **argv)
 		{ "get", 2, MODE_QUERY }, { "variants", 1, MODE_QUERY }, { "hash", 2, MODE_QUERY },
 		{ "expect", 3, MODE_QUERY }, { "set-version", 2, MODE_QUERY },
 		{ "series", 0, MODE_QUERY },
+		/* (a negative count: at least that many) */
+		{ "expects", -3, MODE_QUERY },
 	};
 	yaml_parser_t parser;
 	yaml_node_t *top, *list;
@@ -814,7 +818,8 @@ int main(int argc, char **argv)
 		usage();
 	for (i = 0; i < (int)(sizeof(cmds) / sizeof(cmds[0])); i++)
 		if (!strcmp(argv[optind], cmds[i].name)) {
-			if (argc - optind - 2 != cmds[i].nargs)
+			if (cmds[i].nargs >= 0 ? argc - optind - 2 != cmds[i].nargs
+					       : argc - optind - 2 < -cmds[i].nargs)
 				usage();
 			cmd = cmds[i].name;
 			m = cmds[i].m;
@@ -933,6 +938,13 @@ int main(int argc, char **argv)
 		}
 	} else if (!strcmp(cmd, "expect")) {
 		rc = expect_of(find_series(args[0]), args[1], args[2]);
+	} else if (!strcmp(cmd, "expects")) {
+		struct series *s = find_series(args[0]);
+
+		for (i = 2; args[i] && !rc; i++) {
+			printf("%s\t", args[i]);
+			rc = expect_of(s, args[i], args[1]);
+		}
 	} else if (!strcmp(cmd, "set-version")) {
 		rc = set_version(find_series(args[0]), args[1]);
 	}

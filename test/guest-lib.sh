@@ -89,14 +89,21 @@ settle() {
 	done
 }
 
-# boot_record ITEMS KEY VALUE: OUT/boot.tsv, for test/judge, from what each
-# item came to (OUT/status.tsv): a header ("#<TAB>image<TAB>$kernel",
-# "#<TAB>KEY<TAB>VALUE"), then ITEM, state, detail, boot log a line.
-# Written last and whole, so a boot.tsv says the boot is over.
+# boot_record ITEMS KEY VALUE [KEY VALUE]...: OUT/boot.tsv, for
+# test/judge, from what each item came to (OUT/status.tsv): a header
+# ("#<TAB>image<TAB>$kernel", then "#<TAB>KEY<TAB>VALUE" a pair: what the
+# boot was of, its keys among them), then ITEM, state, detail, boot log a
+# line.  Written last and whole, so a boot.tsv says the boot is over.
 boot_record() {
+	br_items=$1
+	shift
 	{
-		printf '#\timage\t%s\n#\t%s\t%s\n' "$kernel" "$2" "$3"
-		for br_c in $1; do
+		printf '#\timage\t%s\n' "$kernel"
+		while [ $# -ge 2 ]; do
+			printf '#\t%s\t%s\n' "$1" "$2"
+			shift 2
+		done
+		for br_c in $br_items; do
 			touch "$out/cases/$br_c.out" "$out/cases/$br_c.kmsg"
 			awk -F'\t' -v c="$br_c" -v out="$out" '$1 == c { printf "%s\t%s\t%s\t%s/boot%s.log\n", $1, $2, $3, out, $4; exit }' "$out/status.tsv"
 		done

@@ -14,7 +14,7 @@ plan() {
 	mkdir -p kc/src/9.9 &&
 	printf "VERSION = 9\nPATCHLEVEL = 9\nSUBLEVEL = %s\n" "${1:-3}" >kc/src/9.9/Makefile &&
 	{
-		printf "kit\t%s\t%s\t%s\n" "${KIT_ID:-c0}" "${IMAGES_ID:-i0}" "${SHARD_OF:--}"
+		printf "kit\t%s\t%s\t%s\n" "${KIT_ID:-c0}" "$trash/images" "${SHARD_OF:--}"
 		printf "case\t%s\n" a b c
 		printf "series\t9.9\trun\t9.9.3\t%s\n" "$trash/kc/src/9.9"
 		printf "cell\t9.9\t%s\t%s\t-\n" vanilla kernel patched kernel
@@ -99,6 +99,40 @@ test_expect_success 'verdicts of another kernel are stale, never reported' '
 	run_matrix && sed -i "s/\tpatched\tkernel\t/\tpatched\tother-kernel\t/" res/plan.tsv &&
 	test_must_fail 1 report res >out && test_grep "9.9 patched 3 cases: ERROR: not run: the verdicts on record are of another kernel" out
 '
+test_expect_success 'a verdict made from another image, expect file, kernel or judge is stale, never a pass' '
+	run_matrix && echo more >>images/b.img && test_must_fail 1 report res >out &&
+	test_grep "9.9 vanilla b: ERROR: stale: made from another case than this run.s; run make matrix again" out &&
+	test_grep "9.9 patched b: ERROR: stale: made from another case" out &&
+	run_matrix && echo "mount: ok" >cases/a/expect.patched && test_must_fail 1 report res >out &&
+	test_grep "9.9 patched a: ERROR: stale: made from another expect than" out &&
+	! grep "9.9 vanilla a: ERROR" out &&
+	run_matrix && echo other >kernel && test_must_fail 1 report res >out &&
+	test_grep "9.9 vanilla 3 cases: ERROR: stale: made from another kernel than" out &&
+	run_matrix && sed -i "s/\"judge\": \"/\"judge\": \"0/" res/9.9/vanilla/cells.json && test_must_fail 1 report res >out &&
+	test_grep "9.9 vanilla 3 cases: ERROR: stale: made from another judge than" out
+'
+test_expect_success 'a verdict without keys (an older kit) is stale, never a pass' '
+	run_matrix && python3 -c "
+import json
+p = \"res/9.9/vanilla/cells.json\"
+d = json.load(open(p))
+for c in d[\"cells\"]:
+    del c[\"keys\"]
+json.dump(d, open(p, \"w\"))" &&
+	test_must_fail 1 report res >out &&
+	test_grep "9.9 vanilla 3 cases: ERROR: stale: made by a kit that recorded no keys" out
+'
+test_expect_success 'a failed build of the guest program or image tool voids every verdict' '
+	run_matrix && mkdir -p res/tools && echo "the guest program build failed (exit 1)" >res/tools/guest-init.failed &&
+	test_must_fail 1 report res >out && test "$(tail -1 out)" = "0 passed, 6 failed, 6 skipped" &&
+	test_grep "9.9 vanilla 3 cases: ERROR: not run: the guest program build failed (exit 1)" out
+'
+test_expect_success 'the image set is keyed after the run made its images' '
+	run_matrix && a=$(python3 -c "import json; print(json.load(open(\"res/results.json\"))[\"run\"][\"images\"])") &&
+	echo new >>images/c.img && { report res >/dev/null 2>&1 || :; } &&
+	b=$(python3 -c "import json; print(json.load(open(\"res/results.json\"))[\"run\"][\"images\"])") &&
+	test "$a" != "$b" && test "$b" = "$(key images "$trash/images" a b c)"
+'
 test_expect_success 'the table says which release a stack was verified on' '
 	run_matrix 3 && test_grep "^  9.9    9.9.3        9.9.3$" report.out &&
 	python3 -c "import json; s = json.load(open(\"res/results.json\"))[\"series\"][0]; assert (s[\"kernel\"], s[\"verified\"]) == (\"9.9.3\", \"9.9.3\"), s"
@@ -109,13 +143,18 @@ test_expect_success 'a tree of another sublevel is marked as such' '
 	test_grep "<td>9.9.7</td><td>9.9.3</td>" res/matrix.html
 '
 test_expect_success 'a pass that leaks is marked, never a plain ok, in every report' '
-	run_matrix && printf "mount: ok\nfiles: 1 bad (first: b: content differs)\nkmsg~ hello b\n" >cases/b/expect &&
+	run_matrix && printf "mount: ok\nfiles: 1 bad (first: b: content differs)\nkmsg~ hello b\n" >cases/b/expect.patched &&
 	guest leak patched res/9.9/patched >/dev/null && report res >out 2>&1 &&
 	test "$(tail -1 out)" = "6 passed, 0 failed, 6 skipped" &&
 	test_grep "^       b  *ok    mounted  *leak  mounted, LEAKS$" out &&
 	test_grep "known weakness of that" out &&
-	test_grep "# b: as expected, a known weakness" res/results.ktap &&
+	test_grep "# b: leak: as expected, a known weakness" res/results.ktap &&
 	test_grep "class=\"cell ok-leak\"" res/matrix.html &&
+	python3 -c "
+import xml.etree.ElementTree as ET
+t = [c for c in ET.parse(\"res/junit.xml\").getroot().iter(\"testcase\") if c.find(\"./properties/property[@name=\x27known-weakness\x27]\") is not None]
+assert [(c.get(\"classname\"), c.get(\"name\")) for c in t] == [(\"9.9.patched\", \"b\")], t
+assert t[0].findtext(\"system-out\").startswith(\"leak: as expected\") and t[0].find(\"failure\") is None" &&
 	python3 -c "import json; c = [c for c in json.load(open(\"res/results.json\"))[\"series\"][0][\"cells\"] if c[\"leaks\"]]; assert [(x[\"case\"], x[\"variant\"], x[\"status\"]) for x in c] == [(\"b\", \"patched\", \"PASS\")], c"
 '
 test_expect_success CHROMIUM 'every reader sees the same totals; the page renders in chromium' '
@@ -135,20 +174,22 @@ test_expect_success CHROMIUM 'a page whose counts do not render is caught' '
 # (x, y) planned and judged for 9.9 (vanilla, patched); patched's y is
 # STATUS (PASS by default), or no record at all when STATUS is "none".
 with_corpus() {
-	mkdir -p corp && printf "x 0 4096 -\ny 1048576 4096 -\n" >corp/index &&
+	mkdir -p corp && printf "x 0 4096 -\ny 1048576 4096 -\n" >corp/index && : >corp/disk &&
 	printf "corpus\tsrc 1.0-1\t%s\n" "$trash/corp" >>res/plan.tsv &&
+	keys=$(printf "{\"kernel\": \"%s\", \"guest\": \"%s\", \"corpus\": \"%s\", \"vanilla\": \"%s\", \"judge\": \"%s\", \"explain\": \"%s\"}" \
+		"$(key file kernel)" "$(key set corpus)" "$(key corpus "$trash/corp")" "$(key file kernel)" "$(key set judge)" "$(key dir "$TOP/test/corpus")") &&
 	for v in vanilla patched; do
 		mkdir -p res/9.9/corpus/$v &&
 		st=PASS && reason= && { [ $v = vanilla ] || { st=${1:-PASS}; [ $st = PASS ] || reason="mount: EUCLEAN, expected ok on vanilla"; }; } &&
 		[ "$st" = none ] && continue
 		python3 -c "
 import json, sys
-v, st, reason, corp = sys.argv[1:5]
+v, st, reason, corp, keys = sys.argv[1:6]
 recs = [dict(image=i, variant=v, status=s, shared=False, verdict=\"refused EUCLEAN\" if s == \"FAIL\" else \"mounted, 3 files, 9 bytes\",
              vanilla=\"\" if v == \"vanilla\" else \"mounted, 3 files, 9 bytes\", reason=r, explained=\"\", kernel=\"\", diff=\"\",
-             log=\"boot1.log\") for i, s, r in ((\"x\", \"PASS\", \"\"), (\"y\", st, reason))]
+             log=\"boot1.log\", keys=json.loads(keys)) for i, s, r in ((\"x\", \"PASS\", \"\"), (\"y\", st, reason))]
 json.dump(dict(series=\"9.9\", variant=v, image=\"kernel\", corpus=corp, records=recs), open(\"res/9.9/corpus/%s/judged.json\" % v, \"w\"))
-" $v $st "$reason" "$trash/corp" || return 1
+" $v $st "$reason" "$trash/corp" "$keys" || return 1
 	done
 }
 test_expect_success 'the corpus is a line a kernel in the table, a record an image in every report' '
@@ -160,6 +201,13 @@ test_expect_success 'the corpus is a line a kernel in the table, a record an ima
 	test_grep "9.9 patched corpus y: FAIL: mount: EUCLEAN, expected ok on vanilla" out &&
 	test_grep "^    not ok 2 y # FAIL$" res/results.ktap && test_grep "^not ok 6 9.9.patched.corpus$" res/results.ktap &&
 	test_grep "^ok 8 5.4.patched.corpus # SKIP" res/results.ktap
+'
+test_expect_success 'corpus verdicts of another corpus folder or baseline kernel are stale, never a pass' '
+	run_matrix && with_corpus && echo "z 2097152 4096 -" >>corp/index && test_must_fail 1 report res >out 2>&1 &&
+	test_grep "9.9 vanilla corpus x: ERROR: stale: made from another corpus than this run.s" out &&
+	run_matrix && with_corpus && sed -i "s/\"vanilla\": \"[0-9a-f]*\"/\"vanilla\": \"0\"/" res/9.9/corpus/patched/judged.json &&
+	test_must_fail 1 report res >out 2>&1 && test_grep "9.9 patched corpus x: ERROR: stale: made from another vanilla than" out &&
+	! grep "9.9 vanilla corpus x: ERROR" out
 '
 test_expect_success 'a corpus boot with no verdicts is ERROR for every image, never a pass' '
 	run_matrix && with_corpus none && echo "run-corpus: kernel: no such kernel image" >res/9.9/corpus/patched-boot.failed &&

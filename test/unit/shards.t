@@ -16,7 +16,7 @@ test_expect_success 'SHARD=I/N takes every Nth series of VERSIONS, whole, and pl
 	test "$(awk -F"\t" "\$1 == \"series\" && \$3 != \"shard\" { print \$2 }" p1 | tr "\n" " ")" = "5.10 7.2 " &&
 	test "$(awk -F"\t" "\$1 == \"series\" && \$3 != \"shard\" { print \$2 }" p2 | tr "\n" " ")" = "6.1 7.3 " &&
 	test "$(awk -F"\t" "\$1 == \"series\" && \$3 != \"shard\" { print \$2 }" p3 | tr "\n" " ")" = "6.12 " &&
-	test_grep "^series	6.1	shard	[^	]*	2/3$" p1 && test_grep "^kit	[0-9a-f+]*	[0-9a-f]*	1/3$" p1 &&
+	test_grep "^series	6.1	shard	[^	]*	2/3$" p1 && test_grep "^kit	[0-9a-f+]*	[^	]*/images	1/3$" p1 &&
 	test "$(grep -c "^cell	" p1)" = "$(grep -c "^cell	" p3)" &&
 	plan_of >whole && test_grep "^kit	.*	-$" whole && ! grep -q "	shard	" whole
 '
@@ -35,16 +35,21 @@ test_expect_success 'a SHARD that is neither stops make, naming it' '
 # One judged boot of each variant of 9.9 (patched fails case b), which
 # every series of these runs takes as its own.
 judged() {
-	setup && rm -rf j && guest ok vanilla j/vanilla >/dev/null && guest wrong patched j/patched >/dev/null
+	setup && rm -rf j && guest ok vanilla j/vanilla >/dev/null && guest wrong patched j/patched >/dev/null &&
+	for s in 7.7 8.8; do
+		mkdir -p versions/$s && cp versions/9.9/* versions/$s/ &&
+		printf "  - name: \"%s\"\n    source:\n      tree: {env: KIT_SRC_%s}\n    stack: versions/%s\n    fixes: {A: upstream v5.9-rc2, B: stack}\n" \
+			"$s" "$(echo $s | tr . _)" "$s" >>m.yaml || return 1
+	done
 }
 # run_dir DIR SHARD: DIR as make matrix leaves it, of the series 7.7, 8.8
 # and 9.9 (or ONLY those); SHARD I/3 runs the I-th, X.Y that one, - all;
 # SKIPPED names one its shard skips (no tree given there).  KIT_ID,
-# IMAGES_ID and STACK change what it says it is of.
+# IMAGES_DIR (its images folder) and STACK change what it says it is of.
 run_dir() {
 	rm -rf "$1" && mkdir -p "$1" &&
 	{
-		printf "kit\t%s\t%s\t%s\n" "${KIT_ID:-c0}" "${IMAGES_ID:-i0}" "$2"
+		printf "kit\t%s\t%s\t%s\n" "${KIT_ID:-c0}" "$trash/${IMAGES_DIR:-images}" "$2"
 		printf "case\t%s\n" a b c
 		i=0
 		for s in ${ONLY:-7.7 8.8 9.9}; do
@@ -168,8 +173,13 @@ refused() {
 }
 refused 'another kit commit is refused' 'KIT_ID=c1 run_dir s2 2/3' \
 	'report: s2: kit commit "c1", s1 has "c0": results of different runs are not merged'
-refused 'another image set is refused' 'IMAGES_ID=i1 run_dir s2 2/3' \
-	'report: s2: image set "i1", s1 has "i0": results of different runs are not merged'
+test_expect_success 'another image set is refused' '
+	shards && rm -rf merged images1 && cp -r images images1 && echo x >>images1/a.img &&
+	IMAGES_DIR=images1 run_dir s2 2/3 &&
+	test_must_fail 2 report --merge merged s1 s2 s3 >out 2>err &&
+	echo "report: s2: image set \"$(key images "$trash/images1" a b c)\", s1 has \"$(key images "$trash/images" a b c)\": results of different runs are not merged" >want &&
+	test_cmp want err && test ! -e merged/results.json
+'
 refused 'other cases are refused' 'sed -i "s/^case\tc$/case\td/" s2/plan.tsv && mkdir -p s2/8.8 && report s2 >/dev/null 2>&1; :' \
 	'report: s2: cases ["a", "b", "d"], s1 has ["a", "b", "c"]: results of different runs are not merged'
 refused 'another stack is refused, naming the series' 'STACK=0123456789ab run_dir s2 2/3' \

@@ -14,35 +14,51 @@ faketree() {
 	mkdir -p "$1/fs/ext4" &&
 	printf 'VERSION = 6\nPATCHLEVEL = 18\nSUBLEVEL = %s\nEXTRAVERSION =\n' "$2" >"$1/Makefile"
 }
-stamp=cache/src/6.18.stamp
-sublevel() { sed -n 's/^SUBLEVEL = //p' cache/src/6.18/Makefile; }
+# src SERIES [VAR=VALUE...]: where make unpacks SERIES' source for that
+# source (the plan's series line says; the folder is keyed by the source).
+src() {
+	sr_s=$1 && shift &&
+	kmake plan VERSIONS="$sr_s" "$@" | awk -F"\t" -v s="$sr_s" '$1 == "series" && $2 == s { print $5 }'
+}
+sublevel() { sed -n 's/^SUBLEVEL = //p' "$1/Makefile"; }
 
 test_expect_success 'a tree given in KIT_SRC_6_18 is unpacked' '
-	faketree new 40 && kmake KIT_SRC_6_18="$trash/new" "$trash/$stamp" >out &&
-	test "$(sublevel)" = 40
+	faketree new 40 && d=$(src 6.18 KIT_SRC_6_18="$trash/new") && test -n "$d" &&
+	kmake KIT_SRC_6_18="$trash/new" "$d.stamp" >out &&
+	test "$(sublevel "$d")" = 40
 '
 test_expect_success 'nothing is unpacked again while the source is the same' '
-	touch -d "2000-01-01" new/Makefile && kmake KIT_SRC_6_18="$trash/new" "$trash/$stamp" &&
-	touch -d "2001-01-01" cache/src/6.18.from && touch -d "2002-01-01" "$stamp" &&
-	kmake KIT_SRC_6_18="$trash/new" "$trash/$stamp" >out &&
-	test "$(stat -c %y cache/src/6.18.from "$stamp" | cut -c1-4 | tr "\n" " ")" = "2001 2002 "
+	d=$(src 6.18 KIT_SRC_6_18="$trash/new") &&
+	touch -d "2000-01-01" new/Makefile && kmake KIT_SRC_6_18="$trash/new" "$d.stamp" &&
+	touch -d "2001-01-01" "$d.from" && touch -d "2002-01-01" "$d.stamp" &&
+	kmake KIT_SRC_6_18="$trash/new" "$d.stamp" >out &&
+	test "$(stat -c %y "$d.from" "$d.stamp" | cut -c1-4 | tr "\n" " ")" = "2001 2002 "
 '
-test_expect_success 'another tree with an older Makefile replaces the copy and the objects' '
-	faketree old 26 && touch -d "2000-01-01" old/Makefile &&
-	mkdir -p cache/obj/6.18 && touch cache/obj/6.18/stale.o &&
-	kmake KIT_SRC_6_18="$trash/old" "$trash/$stamp" >out &&
-	test "$(sublevel)" = 26 && ! test -e cache/obj/6.18/stale.o
+test_expect_success 'another tree at the same path, with an older Makefile, replaces the copy and the objects' '
+	d=$(src 6.18 KIT_SRC_6_18="$trash/new") && o=$(echo "$d" | sed "s|/src/|/obj/|") &&
+	mkdir -p "$o" "$o-san" && touch "$o/stale.o" "$o-san/stale.o" &&
+	mv new new.1 && faketree new 26 && touch -d "2000-01-01" new/Makefile &&
+	kmake KIT_SRC_6_18="$trash/new" "$d.stamp" >out &&
+	test "$(sublevel "$d")" = 26 && ! test -e "$o/stale.o" && ! test -e "$o-san/stale.o"
+'
+test_expect_success 'two sources of one series are two trees: neither deletes or takes the other' '
+	faketree other 12 && d=$(src 6.18 KIT_SRC_6_18="$trash/new") && e=$(src 6.18 KIT_SRC_6_18="$trash/other") &&
+	test "$d" != "$e" && o=$(echo "$d" | sed "s|/src/|/obj/|") && mkdir -p "$o" && touch "$o/kept.o" &&
+	kmake KIT_SRC_6_18="$trash/other" "$e.stamp" >out &&
+	test "$(sublevel "$e")" = 12 && test "$(sublevel "$d")" = 26 && test -e "$o/kept.o"
 '
 test_expect_success 'a release bump in the same tree is unpacked again' '
-	sed -i "s/^SUBLEVEL = 26/SUBLEVEL = 27/" old/Makefile && touch -d "2000-01-01" old/Makefile &&
-	kmake KIT_SRC_6_18="$trash/old" "$trash/$stamp" >out &&
-	test "$(sublevel)" = 27
+	d=$(src 6.18 KIT_SRC_6_18="$trash/new") &&
+	sed -i "s/^SUBLEVEL = 26/SUBLEVEL = 27/" new/Makefile && touch -d "2000-01-01" new/Makefile &&
+	kmake KIT_SRC_6_18="$trash/new" "$d.stamp" >out &&
+	test "$(sublevel "$d")" = 27
 '
 test_expect_success 'a Debian-served series takes a tree from KIT_SRC_6_1 instead of its .deb' '
 	mkdir -p t61/fs/ext4 && printf "VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 6\nEXTRAVERSION =\n" >t61/Makefile &&
-	kmake KIT_SRC_6_1="$trash/t61" "$trash/cache/src/6.1.stamp" >out 2>&1 &&
-	test "$(sed -n "s/^SUBLEVEL = //p" cache/src/6.1/Makefile)" = 6 && test ! -e cache/debs &&
-	kmake -n "$trash/cache/src/6.1.stamp" 2>&1 | grep -q "fetch-debian 6.1 "
+	d=$(src 6.1 KIT_SRC_6_1="$trash/t61") &&
+	kmake KIT_SRC_6_1="$trash/t61" "$d.stamp" >out 2>&1 &&
+	test "$(sublevel "$d")" = 6 && test ! -e cache/debs &&
+	d=$(src 6.1) && kmake -n "$d.stamp" 2>&1 | grep -q "fetch-debian 6.1 "
 '
 test_expect_success 'source-id refuses a path that does not exist' '
 	test_must_fail source-id tree "$trash/nowhere" 2>err &&
