@@ -81,6 +81,14 @@ test_expect_success 'test_cmp shows the difference' '
 	test_grep "^#   -one$" out && test_grep "^#   +two$" out
 '
 
+test_expect_success 'test_have_prereq is true for a prerequisite set, false for one not set' '
+	script prereq <<-\T &&
+	test_set_prereq HAVE
+	test_expect_success "set" "test_have_prereq HAVE"
+	test_expect_success "not set" "! test_have_prereq LACK && ! test_have_prereq HAV"
+	T
+	sh h/prereq.t >out 2>&1 && printf "ok 1 - set\nok 2 - not set\n1..2\n" >want && test_cmp want out
+'
 test_expect_success 'run-tests: a script that exits non-zero is a failure, with its status' '
 	unit u1 exit3 <<-\T &&
 	echo "ok 1 - fine"
