@@ -89,6 +89,10 @@ test_expect_success 'test_have_prereq is true for a prerequisite set, false for 
 	T
 	sh h/prereq.t >out 2>&1 && printf "ok 1 - set\nok 2 - not set\n1..2\n" >want && test_cmp want out
 '
+test_expect_success 'test_matched fails on a glob that matched nothing' '
+	mkdir -p g && : >g/a && test_matched g/* &&
+	test_must_fail test_matched g/*.none 2>err && test_grep "nothing matches g/\*.none" err
+'
 test_expect_success 'run-tests: a script that exits non-zero is a failure, with its status' '
 	unit u1 exit3 <<-\T &&
 	echo "ok 1 - fine"

@@ -69,6 +69,14 @@ test_must_fail() {
 	return 0
 }
 
+# test_matched PATH...: a glob's expansion names files that exist (one that
+# matched nothing is the pattern itself, and a loop over it passes silently).
+test_matched() {
+	[ -e "$1" ] && return 0
+	echo "test_matched: nothing matches $1" >&2
+	return 1
+}
+
 # test_cmp WANT GOT: the files are equal, else the diff is shown.
 test_cmp() {
 	diff -u -- "$1" "$2"
