@@ -293,4 +293,9 @@ test_expect_success 'fstests: no result from check on either kernel is ERROR, ne
 	test_grep "9.9 patched fstests a/2: ERROR: patched: no result on vanilla to hold it against: the guest left no results" out &&
 	test_grep "^         a/2  *error  *ERROR$" out
 '
+test_expect_success JSONSCHEMA 'fstests: with no result on vanilla, every reader sees the same totals' '
+	run_matrix && with_fstests && sed -i "s/^a\/2	fail	6	.*/a\/2	error	0	the guest left no results/" res/9.9/fstests/vanilla/fstests.tsv &&
+	{ "$TOP/test/judge-fstests" 9.9 res/9.9/fstests none vanilla patched >/dev/null; test $? = 3; } &&
+	{ report res >/dev/null 2>&1 || :; } && readers "6 passed, 3 failed, 8 skipped"
+'
 test_done
