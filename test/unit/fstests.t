@@ -164,6 +164,24 @@ d = json.load(open(\"j/verdict.json\"))
 assert d[\"kernels\"] == {\"vanilla\": \"kernel-vanilla\", \"patched\": \"kernel-patched\"}, d[\"kernels\"]
 assert d[\"tests\"][1][\"results\"][\"patched\"][\"log\"] == \"patched/raw/2\" and d[\"seconds\"][\"patched\"] == 10, d"
 '
+test_expect_success 'a test vanilla passes and a variant did not run is FAIL: the variant lost coverage' '
+	rm -rf j && variant vanilla a/1:pass a/2:notrun && variant patched a/1:notrun a/2:notrun &&
+	test_must_fail 3 judge-fstests 9.9 j none vanilla patched >out &&
+	test "$(row a/1)" = "pass notrun FAIL: patched: vanilla passes, this variant did not run it (not run: notrun): coverage lost" &&
+	row a/2 | grep "^notrun notrun SKIP: " &&
+	test_grep "^9.9 fstests: 0 passed, 1 failed, 0 errors, 0 baseline, 1 skipped on patched against vanilla (NEW FAILURES OR NO RESULT)$" out
+'
+test_expect_success 'a test absent from a variant.s results is judged: FAIL where vanilla passes, else no result' '
+	rm -rf j && variant vanilla a/1:pass a/2:fail a/3:pass && variant patched a/3:pass &&
+	test_must_fail 3 judge-fstests 9.9 j none vanilla patched >out &&
+	test "$(row a/1)" = "pass absent FAIL: patched: vanilla passes, this variant did not run it (not in patched/fstests.tsv): coverage lost" &&
+	test "$(row a/2)" = "fail absent ERROR: patched: no result: not in patched/fstests.tsv" &&
+	test "$(row a/3)" = "pass pass PASS: " &&
+	python3 -c "
+import json
+t = json.load(open(\"j/verdict.json\"))[\"tests\"]
+assert \"log\" not in t[0][\"results\"][\"patched\"] and t[2][\"results\"][\"patched\"][\"log\"] == \"patched/raw/1\", t"
+'
 # The expunges of the kit's own fstests/expunges, read as the judge reads
 # them (none yet: each series' vanilla runs the whole list).
 ls "$TOP"/fstests/expunges/* >/dev/null 2>&1 && test_set_prereq EXPUNGES
@@ -180,7 +198,7 @@ test_expect_success 'an expunged test is SKIP with its reason; one without a rea
 	echo "a/8" >>exp && test_must_fail 2 judge-fstests 9.9 j exp vanilla patched 2>err &&
 	test_grep "exp:2: a/8 is expunged without a reason" err
 '
-test_expect_success 'variants that ran other tests than vanilla, or no kernel named, are refused' '
+test_expect_success 'variants that ran tests vanilla did not, or no kernel named, are refused' '
 	rm -rf j && variant vanilla a/1:pass && variant patched a/2:pass &&
 	test_must_fail 2 judge-fstests 9.9 j none vanilla patched 2>err && test_grep "other tests than vanilla" err &&
 	variant patched a/1:pass && rm j/patched/kernel &&

@@ -298,4 +298,27 @@ test_expect_success JSONSCHEMA 'fstests: with no result on vanilla, every reader
 	{ "$TOP/test/judge-fstests" 9.9 res/9.9/fstests none vanilla patched >/dev/null; test $? = 3; } &&
 	{ report res >/dev/null 2>&1 || :; } && readers "6 passed, 3 failed, 8 skipped"
 '
+# lost_coverage: the run of with_fstests where patched did not run a/1
+# (vanilla passes it) and its results lack a/3 (vanilla passes it) and a/4
+# (not run on vanilla either), judged again.
+lost_coverage() {
+	with_fstests && sed -i "s/^a\/1	pass	5	$/a\/1	notrun	0	requires a newer kernel/; /^a\/[34]	/d" res/9.9/fstests/patched/fstests.tsv &&
+	{ "$TOP/test/judge-fstests" 9.9 res/9.9/fstests none vanilla patched >/dev/null; test $? = 3; }
+}
+test_expect_success 'fstests: a test vanilla passes that a variant did not run is FAIL in every report' '
+	run_matrix && lost_coverage && test_must_fail 1 report res >out 2>&1 &&
+	test "$(tail -1 out)" = "6 passed, 4 failed, 7 skipped" &&
+	test_grep "^         a/1  *pass  *notrun FAIL$" out && test_grep "^         a/3  *pass  *absent FAIL$" out &&
+	test_grep "^         a/4  *notrun  *ERROR$" out &&
+	test_grep "9.9 patched fstests a/1: FAIL: patched: vanilla passes, this variant did not run it (not run: requires a newer kernel): coverage lost" out &&
+	test_grep "9.9 patched fstests a/3: FAIL: patched: vanilla passes, this variant did not run it (not in patched/fstests.tsv): coverage lost" out &&
+	test_grep "^    not ok 1 a/1 # FAIL$" res/results.ktap && test_grep "^    not ok 3 a/3 # FAIL$" res/results.ktap &&
+	python3 -c "
+import xml.etree.ElementTree as ET
+s = [s for s in ET.parse(\"res/junit.xml\").getroot() if s.get(\"name\") == \"9.9/fstests\"][0]
+assert (s.get(\"failures\"), s.get(\"errors\"), s.get(\"skipped\")) == (\"2\", \"1\", \"1\"), s.attrib"
+'
+test_expect_success JSONSCHEMA 'fstests: with coverage lost and a result missing, every reader sees the same totals' '
+	run_matrix && lost_coverage && { report res >/dev/null 2>&1 || :; } && readers "6 passed, 4 failed, 7 skipped"
+'
 test_done
