@@ -6,7 +6,7 @@
 export KIT_CACHE="$trash/cache" KIT_CONFIG="$TOP/common/kernel.config"
 
 tree() {
-	mkdir -p t/fs/ext4 s && printf "a\nb\nc\n" >t/fs/ext4/super.c && cp t/fs/ext4/super.c pristine &&
+	rm -rf t s obj out && mkdir -p t/fs/ext4 s && printf "a\nb\nc\n" >t/fs/ext4/super.c && cp t/fs/ext4/super.c pristine &&
 	printf "good.patch\nbad.patch\n" >s/series &&
 	printf -- "--- a/fs/ext4/super.c\n+++ b/fs/ext4/super.c\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n" >s/good.patch &&
 	printf -- "--- a/fs/ext4/super.c\n+++ b/fs/ext4/super.c\n@@ -1,3 +1,3 @@\n x\n-y\n+Y\n z\n" >s/bad.patch
@@ -18,7 +18,8 @@ test_expect_success 'a patch that does not apply is named, with its file' '
 	test_grep "fs/ext4/super.c" err
 '
 test_expect_success 'after the failure the tree is as unpacked' '
-	tree && test_must_fail 1 kernel 9.9 patched t obj out s 2>/dev/null &&
+	tree && test_must_fail 1 kernel 9.9 patched t obj out s 2>err &&
+	test_grep "bad.patch of .*/series does not apply" err && test_grep "^Applying patch .*good.patch" out/build.log &&
 	test_cmp pristine t/fs/ext4/super.c
 '
 test_expect_success 'a patch that needs fuzz is refused' '
@@ -35,8 +36,9 @@ test_expect_success 'a flavour pushes its own series file, not the one pushed be
 	test "$(cat t/fs/ext4/super.c | tr -d "\n")" = aBC
 '
 test_expect_success 'vanilla leaves the tree as unpacked after a flavour' '
-	tree && printf "good.patch\n" >s/series.x && { kernel 9.9 x t obj out s >/dev/null 2>&1 || :; } &&
-	{ kernel 9.9 vanilla t obj out s >/dev/null 2>&1 || :; } && test_cmp pristine t/fs/ext4/super.c
+	tree && printf "good.patch\n" >s/series.x && { kernel 9.9 x t obj out s >out1 2>&1 || :; } &&
+	test_grep "1 patch(es) of versions/9.9/series.x applied" out1 && test "$(tr -d "\n" <t/fs/ext4/super.c)" = aBc &&
+	{ kernel 9.9 vanilla t obj out s >out2 2>&1 || :; } && test_cmp pristine t/fs/ext4/super.c && test ! -e t/.pc
 '
 test_expect_success 'a variant pops what was pushed, after the stacks changed under it' '
 	tree && printf "good.patch\n" >s/series && printf "good.patch\nmore.patch\n" >s/series.x &&
