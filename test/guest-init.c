@@ -441,11 +441,13 @@ static void load_zone(struct walk *w, const char *name, const char *mnt)
 		if (strlen(line) < 64)
 			continue;
 		if (w->nzone == cap) {
-			char (*m)[65] = realloc(w->zone, (cap = cap ? 2 * cap : 256) * sizeof(*m));
+			size_t more = cap ? 2 * cap : 256;
+			char (*m)[65] = realloc(w->zone, more * sizeof(*m));
 
 			if (!m)
 				break;
 			w->zone = m;
+			cap = more;
 		}
 		memcpy(w->zone[w->nzone], line, 64);
 		w->zone[w->nzone++][64] = '\0';
@@ -485,11 +487,13 @@ static void walk_dir(struct walk *w, int dfd, const char *rel, int depth)
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
 		if (n == cap) {
-			char **m = realloc(names, (cap = cap ? 2 * cap : 64) * sizeof(*names));
+			size_t more = cap ? 2 * cap : 64;
+			char **m = realloc(names, more * sizeof(*names));
 
 			if (!m)
 				break;
 			names = m;
+			cap = more;
 		}
 		if (!(names[n] = strdup(de->d_name)))
 			break;

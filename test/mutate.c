@@ -27,6 +27,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,16 +40,24 @@
 struct blocks {
 	blk64_t *b;
 	size_t n, cap;
+	int short_of_memory;	/* a block could not be added: the list lacks it */
 };
 
+/* Append B.  A list that cannot grow keeps its blocks, its count and its
+ * capacity as they were, and says so: a zone that lacks a block is never
+ * written (mutate_file fails instead). */
 static void add(struct blocks *l, blk64_t b)
 {
 	if (l->n == l->cap) {
-		blk64_t *m = realloc(l->b, (l->cap = l->cap ? 2 * l->cap : 256) * sizeof(*l->b));
+		size_t cap = l->cap ? 2 * l->cap : 256;
+		blk64_t *m = cap <= SIZE_MAX / sizeof(*l->b) ? realloc(l->b, cap * sizeof(*l->b)) : NULL;
 
-		if (!m)
+		if (!m) {
+			l->short_of_memory = 1;
 			return;
+		}
 		l->b = m;
+		l->cap = cap;
 	}
 	l->b[l->n++] = b;
 }
@@ -346,8 +355,9 @@ static char (*hashes(int fd, unsigned int bsize, blk64_t end, const struct block
 
 	*n = 0;
 	if (!h || !buf) {
+		free(h);
 		free(buf);
-		return h;
+		return NULL;
 	}
 	for (i = 0; i < l->n; i++) {
 		struct sha256 c;
@@ -434,9 +444,16 @@ int mutate_file(const char *path, unsigned long long seed, const char *zone_path
 			add(&outside, s.data.b[i]);
 	after = hashes(fd, bsize, end, &outside, &na);
 	close(fd);
-	out = fopen(zone_path, "w");
-	if (!out || !meta || !data || !after)
+	if (!meta || !data || !after || s.data.short_of_memory || s.journal.short_of_memory ||
+	    z.short_of_memory || outside.short_of_memory) {
+		snprintf(what + strlen(what), what_len - strlen(what), " (no zone: out of memory)");
 		goto out;
+	}
+	out = fopen(zone_path, "w");
+	if (!out) {
+		snprintf(what + strlen(what), what_len - strlen(what), " (no zone: %s: %s)", zone_path, strerror(errno));
+		goto out;
+	}
 	for (i = 0; i < nm; i++)
 		if ((!i || strcmp(meta[i], meta[i - 1])) && !bsearch(meta[i], data, nd, sizeof(*data), by_hex) &&
 		    !bsearch(meta[i], after, na, sizeof(*after), by_hex))

@@ -54,6 +54,79 @@ test_expect_success 'a bad seed in a recipe is one clear error' '
 	test_must_fail 2 $BIN/mkimage r m.img 2>err && test_grep "mutate: .xyz. is not a hex seed" err
 '
 
+# failing_build: ./failing, mutate.c built with a realloc that fails on the
+# call FAIL_REALLOC names (1 the first; libext2fs, its inline functions
+# included before, keeps the real one):
+# "failing add" fills a list past its first growth, "failing mutate IMAGE
+# SEED ZONE" prints mutate_file's result, the calls to realloc, and WHAT.
+failing_build() {
+	[ -x failing ] && return 0
+	cat >failing.c <<'C' &&
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <ext2fs/ext2fs.h>
+
+static int calls;
+
+static void *failing_realloc(void *p, size_t n)
+{
+	const char *at = getenv("FAIL_REALLOC");
+
+	if (at && ++calls == atoi(at))
+		return NULL;
+	if (!at)
+		calls++;
+	return realloc(p, n);
+}
+
+#define realloc failing_realloc
+#include "mutate.c"
+#undef realloc
+
+int main(int argc, char **argv)
+{
+	char what[1024];
+
+	if (argc == 2 && !strcmp(argv[1], "add")) {
+		struct blocks l = { 0 };
+		blk64_t i;
+
+		for (i = 0; i < 257; i++)
+			add(&l, i);
+		printf("%zu blocks, room for %zu;", l.n, l.cap);
+		add(&l, 257);
+		for (i = 0; i < l.n && l.b[i] == (i < 256 ? i : 257); i++)
+			;
+		printf(" then %zu blocks, room for %zu, %s\n", l.n, l.cap, i == l.n ? "in order" : "out of order");
+		free(l.b);
+		return 0;
+	}
+	if (argc == 5 && !strcmp(argv[1], "mutate")) {
+		int rc = mutate_file(argv[2], strtoull(argv[3], NULL, 16), argv[4], what, sizeof(what));
+
+		printf("%d %d %s\n", rc, calls, what);
+		return 0;
+	}
+	return 2;
+}
+C
+	cc -O2 -Wall -Wextra -I"$TOP/test" -I"$TOP/common" -o failing failing.c "$TOP/common/sha256.c" -lext2fs -lcom_err
+}
+test_expect_success 'a list of blocks that cannot grow keeps its blocks and its room as they were' '
+	failing_build && FAIL_REALLOC=2 ./failing add >out &&
+	echo "256 blocks, room for 256; then 257 blocks, room for 512, in order" >want && test_cmp want out
+'
+test_expect_success 'a mutation whose block lists cannot grow fails, saying so, and writes no zone' '
+	base && failing_build && cp plain.img m.img && ./failing mutate m.img 7 m.zone >out &&
+	grep -q "^0 " out && test -s m.zone && calls=$(cut -d" " -f2 out) && test "$calls" -ge 4 && k=1 &&
+	while [ "$k" -le "$calls" ]; do
+		rm -f m.zone && cp plain.img m.img && FAIL_REALLOC=$k ./failing mutate m.img 7 m.zone >out &&
+		grep -q "^-1 .* (no zone: out of memory)$" out && test ! -e m.zone || { echo "realloc $k failing:"; cat out; exit 1; }
+		k=$((k + 1))
+	done
+'
+
 # The stand-in QEMU of run-fuzz: every image mounts; an image named in
 # FAKE_LEAK reads a zone block, one in FAKE_OOPS oopses.
 fake() {
