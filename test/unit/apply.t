@@ -103,6 +103,27 @@ test_expect_success 'a half-applied patch is partly present, naming the hunks th
 	test_grep "b.patch: PARTLY PRESENT: present: fs/ext4/ext4.h hunk #1; missing: fs/ext4/super.c hunk #1$" out &&
 	test "$(treesum)" = "$before"
 '
+# calls G-BODY: a tree whose f() calls call() and whose g() has G-BODY, and
+# a 9.9 stack whose one patch adds that call to g().
+calls() {
+	fixture && printf "int f(void)\n{\n\tlock();\n\tcall();\n\tunlock();\n}\n\nint g(void)\n{\n$1}\n" >t/fs/ext4/super.c &&
+	printf -- "--- a/fs/ext4/super.c\n+++ b/fs/ext4/super.c\n@@ -9,4 +9,5 @@ int g(void)\n {\n \tlock();\n+\tcall();\n \tunlock();\n }\n" >9.9/a.patch &&
+	echo a.patch >9.9/series
+}
+test_expect_success 'a patch whose lines another function already has is applied where it belongs, not already present' '
+	calls "\tlock();\n\tunlock();\n" && apply --stack 9.9 t >out && test_grep "a.patch: applies cleanly" out &&
+	test "$(grep -c "call();" t/fs/ext4/super.c)" = 2 && test "$(sed -n 11p t/fs/ext4/super.c)" = "	call();"
+'
+test_expect_success 'a patch that does not fit where it belongs is a conflict, though another function has its lines' '
+	calls "\tlock();\n\twait();\n\tunlock();\n" && before=$(treesum) && test_must_fail 4 apply --stack 9.9 t >out &&
+	test_grep "a.patch: CONFLICT" out && ! grep "already present" out && test "$(treesum)" = "$before"
+'
+test_expect_success 'a hunk whose lines another function has does not make its patch partly present' '
+	calls "\tlock();\n\twait();\n\tunlock();\n" &&
+	printf -- "--- a/fs/ext4/ext4.h\n+++ b/fs/ext4/ext4.h\n@@ -1,3 +1,3 @@\n alpha\n-beta\n+BETA\n gamma\n" >>9.9/a.patch &&
+	test_must_fail 4 apply --stack 9.9 t >out && test_grep "a.patch: CONFLICT" out &&
+	test_grep "fs/ext4/super.c hunk #1 (int g(void)): line 11 reads ..wait();., a line the patch does not have (it expects ..unlock();. next); the lines it adds are at line 2, in int f(void), not in the function the patch names$" out
+'
 test_expect_success 'under --force each hunk says where it landed: line, offset, function' '
 	fixture && mv 9.9 9.8 && printf "a.patch\n" >9.8/series &&
 	printf "/* new */\nint fill(void)\n{\n\tone;\n\ttwo;\n\tthree;\n\tfour;\n}\n" >t/fs/ext4/super.c &&
