@@ -201,16 +201,23 @@ test_expect_success 'the undo hint is a command to paste: the script as invoked,
 '
 # mtimes: the time of every file of t.
 mtimes() { (cd t && find . -type f -printf "%T@ %p\n" | LC_ALL=C sort); }
-test_expect_success 'undo gives the files the apply changed their times back' '
-	fixture && touch -d "2001-02-03 04:05:06.789" t/fs/ext4/super.c t/fs/ext4/ext4.h && before=$(mtimes) && sum=$(treesum) &&
-	apply --stack 9.9 t >/dev/null && test "$(mtimes)" != "$before" && apply --undo t >/dev/null &&
-	test "$(mtimes)" = "$before" && test "$(treesum)" = "$sum"
+test_expect_success 'after undo a build redoes what was built from the patched files' '
+	fixture && printf "super.o: fs/ext4/super.c\n\tcat fs/ext4/super.c >super.o\n" >>t/Makefile &&
+	make -s -C t super.o && cp t/super.o first && apply --stack 9.9 t >/dev/null && make -s -C t super.o &&
+	test "$(sed -n 3p t/super.o)" = THREE && apply --undo t >/dev/null && make -s -C t super.o && test_cmp first t/super.o
+'
+test_expect_success 'undo leaves the files it restored newer than the patched ones, and their content and mode as before' '
+	fixture && chmod 640 t/fs/ext4/super.c && touch -d "2001-02-03 04:05:06.789" t/fs/ext4/super.c t/fs/ext4/ext4.h &&
+	sum=$(treesum) && modes=$(cd t && find . -printf "%m %p\n" | LC_ALL=C sort) && apply --stack 9.9 t >/dev/null &&
+	touch -r t/fs/ext4/super.c patched && apply --undo t >/dev/null && test "$(treesum)" = "$sum" &&
+	test "$(cd t && find . -printf "%m %p\n" | LC_ALL=C sort)" = "$modes" &&
+	test t/fs/ext4/super.c -nt patched && test t/fs/ext4/ext4.h -nt patched
 '
 test_expect_success 'on a git tree nothing of quilt reaches the index' '
 	fixture && git -C t init -q && git -C t add -A && git -C t -c user.name=k -c user.email=k@k commit -qm base &&
 	apply --stack 9.9 t >/dev/null && test -z "$(git -C t diff --cached --name-only)" &&
 	test "$(git -C t diff --name-only | LC_ALL=C sort | tr "\n" " ")" = "fs/ext4/ext4.h fs/ext4/super.c " &&
-	apply --undo t >/dev/null && test -z "$(git -C t status --porcelain)"
+	apply --undo t >/dev/null && git -C t diff --exit-code && test -z "$(git -C t status --porcelain)"
 '
 test_expect_success 'a tree with its own quilt stack: a refused apply leaves it byte for byte' '
 	own_stack && printf "one\nzwei\nthree\nfour\nfive\n" >t/fs/ext4/super.c && before=$(treesum) &&
