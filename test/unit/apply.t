@@ -184,13 +184,44 @@ test_expect_success 'undo --dry-run says what undo would remove and restore, and
 test_expect_success 'undo --dry-run of an undo that would fail says so (exit 1) and changes nothing' '
 	fixture && apply --stack 9.9 t >/dev/null && echo edited >>t/fs/ext4/ext4.h && before=$(treestate) &&
 	test_must_fail 1 apply --dry-run --undo t >out 2>err &&
-	test_grep "t: undo would fail: b.patch does not come off cleanly, a file it changes was edited since the apply (.*/t/fs/ext4/ext4.h, .*/t/fs/ext4/super.c); take that edit out, then undo (--dry-run: nothing changed)$" err && test "$(treestate)" = "$before"
+	test_grep "t: undo would fail: .*/t/fs/ext4/ext4.h is not as the apply left it (edited, or the tree updated since); take that change out, then undo (--dry-run: nothing changed)$" err && test "$(treestate)" = "$before"
 '
-test_expect_success 'an undo that would fail half-way changes nothing (exit 1)' '
+test_expect_success 'an undo that quilt would stop half-way changes nothing (exit 1)' '
 	fixture && printf "int dir;\n" >t/fs/ext4/dir.c && printf "c.patch\na.patch\nb.patch\n" >9.9/series &&
 	printf -- "--- a/fs/ext4/dir.c\n+++ b/fs/ext4/dir.c\n@@ -1 +1 @@\n-int dir;\n+int dir = 1;\n" >9.9/c.patch &&
-	apply --stack 9.9 t >/dev/null && echo edited >>t/fs/ext4/dir.c && before=$(treestate) &&
+	apply --stack 9.9 t >/dev/null && rm t/.kit-apply/sums && echo edited >>t/fs/ext4/dir.c && before=$(treestate) &&
 	test_must_fail 1 apply --undo t >out 2>err && test_grep "t: undo would fail: c.patch does not come off cleanly, a file it changes was edited since the apply (.*/t/fs/ext4/dir.c); take that edit out, then undo (nothing changed)$" err && test $(wc -l <err) -eq 1 &&
+	test "$(treestate)" = "$before"
+'
+# old_times: the files of t and the kit's patches dated 2001, as a copy
+# that keeps times leaves them (cp -p of a backup, tar, rsync -t): quilt
+# then takes the files for unchanged since its push, and checks nothing.
+old_times() { find t/fs t/.kit-apply/patches -type f -exec touch -d "2001-02-03 04:05:06" {} +; }
+test_expect_success 'undo refuses (exit 1) a file changed since the apply, naming it, though its time is old; nothing changed' '
+	fixture && apply --stack 9.9 t >/dev/null && sed -i "s/^gamma$/GAMMA/" t/fs/ext4/ext4.h && old_times &&
+	before=$(treestate) && test_must_fail 1 apply --undo t >out 2>err &&
+	test_grep "^apply: $trash/t: undo would fail: $trash/t/fs/ext4/ext4.h is not as the apply left it (edited, or the tree updated since); take that change out, then undo (nothing changed)$" err &&
+	test $(wc -l <err) -eq 1 && test "$(treestate)" = "$before"
+'
+test_expect_success 'undo of an older kit.s apply (no sums) checks every file with quilt: a change is refused (exit 1), nothing changed' '
+	fixture && apply --stack 9.9 t >/dev/null && rm -f t/.kit-apply/sums && sed -i "s/^gamma$/GAMMA/" t/fs/ext4/ext4.h &&
+	old_times && before=$(treestate) && test_must_fail 1 apply --undo t >out 2>err &&
+	test_grep "t: undo would fail: b.patch does not come off cleanly" err && test "$(treestate)" = "$before"
+'
+test_expect_success 'undo of an earlier kit.s apply with its data in .pc, after the tree moved, undoes it' '
+	fixture && before=$(treesum) && mkdir t/.kit-apply && cp 9.9/a.patch t/.kit-apply/ && echo a.patch >t/.kit-apply/series &&
+	(cd t && QUILT_PC=.pc QUILT_PATCHES=$PWD/.kit-apply QUILT_SERIES=$PWD/.kit-apply/series quilt --quiltrc=- push -aq >/dev/null) &&
+	mv t moved && mv moved t && mv t t2 && apply --undo t2 >out && mv t2 t && test "$(treesum)" = "$before" &&
+	test ! -e t/.pc && test ! -e t/.kit-apply
+'
+test_expect_success 'undo of an apply after the tree moved undoes it' '
+	fixture && before=$(treesum) && apply --stack 9.9 t >/dev/null && mv t t2 && apply --undo t2 >out &&
+	mv t2 t && test "$(treesum)" = "$before" && test ! -e t/.kit-apply
+'
+test_expect_success 'undo of a .kit-apply with no quilt data it can read is refused (exit 1), not claimed; nothing changed' '
+	fixture && mkdir t/.kit-apply && cp 9.9/a.patch t/.kit-apply/ && echo a.patch >t/.kit-apply/series &&
+	patch -s -d t -p1 <9.9/a.patch && before=$(treestate) && test_must_fail 1 apply --undo t >out 2>err &&
+	test_grep "^apply: $trash/t: .*/t/.kit-apply holds no quilt data of the kit.s" err && test $(wc -l <err) -eq 1 &&
 	test "$(treestate)" = "$before"
 '
 test_expect_success 'the undo hint is a command to paste: the script as invoked, the tree quoted' '
