@@ -230,6 +230,13 @@ test_expect_success 'the undo hint is a command to paste: the script as invoked,
 	cmd=$(sed -n "s/.*; undo with: //p" out) && test "${cmd%% *}" = "${TOP##*/}/build/apply" &&
 	(cd "$TOP/.." && sh -c "$cmd") >undo && test_grep "t: undone, the tree is as before the apply" undo && test ! -e "$d/t/.kit-apply"
 '
+test_expect_success 'a tree whose path has | & \ and a space is named as it is, in every message of apply and undo' '
+	d="p|q&r\\c s" && mkdir -p "$d" && (cd "$d" && fixture) && T=$trash/$d/t &&
+	apply --stack "$d/9.9" "$d/t" >out && grep -F -- "$T: applied a.patch b.patch; undo with: " out &&
+	rm "$d/t/.kit-apply/sums" && echo edited >>"$d/t/fs/ext4/ext4.h" && test_must_fail 1 apply --undo "$d/t" 2>err &&
+	grep -F -- "apply: $T: undo would fail: b.patch does not come off cleanly, a file it changes was edited since the apply ($T/fs/ext4/ext4.h, $T/fs/ext4/super.c); take that edit out, then undo (nothing changed)" err &&
+	sed -i "\$d" "$d/t/fs/ext4/ext4.h" && apply --undo "$d/t" >out && grep -Fx -- "$T: undone, the tree is as before the apply" out
+'
 # mtimes: the time of every file of t.
 mtimes() { (cd t && find . -type f -printf "%T@ %p\n" | LC_ALL=C sort); }
 test_expect_success 'after undo a build redoes what was built from the patched files' '
