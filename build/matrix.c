@@ -346,14 +346,37 @@ static void hash_file(struct sha256 *c, yaml_node_t *at, const char *path)
  * skipped, every other line is one entry: a patch, or the alternatives of
  * one change separated by '|' ("a.patch | a-other-tree.patch"), of which
  * the first that applies at zero fuzz is pushed.  No quilt options: the
- * kit applies every patch with -p1.  Returns the number of entries; on a
- * bad line, -1 with the reason in series_err. */
+ * kit applies every patch with -p1.  A patch is a file inside the stack
+ * folder (in_stack).  Returns the number of entries; on a bad line, -1
+ * with the reason in series_err. */
 #define MAX_ALTS 4
 struct entry {
 	char *alt[MAX_ALTS];
 	int nalt;
 };
 static char series_err[4096];
+
+/* Whether W names a file inside the stack folder: not an absolute path,
+ * and no ".." among its parts (the kit copies a patch by its name, e.g.
+ * build/apply into .kit-apply/patches, and quilt keeps its backups under
+ * that name). */
+static int in_stack(const char *w)
+{
+	const char *p = w;
+
+	if (*w == '/')
+		return 0;
+	while (*p) {
+		size_t n = strcspn(p, "/");
+
+		if (n == 2 && p[0] == '.' && p[1] == '.')
+			return 0;
+		p += n;
+		while (*p == '/')
+			p++;
+	}
+	return 1;
+}
 
 static int parse_series(const char *path, const char *shown, const char *dir,
 			const char *shown_dir, struct entry *ent, int max)
@@ -400,6 +423,12 @@ static int parse_series(const char *path, const char *shown, const char *dir,
 			if (strpbrk(w, "$'\"\\|`") || w[0] == '-') {
 				snprintf(series_err, sizeof(series_err),
 					 "%s: '%s' has a character the kit does not allow", shown, w);
+				goto bad;
+			}
+			if (!in_stack(w)) {
+				snprintf(series_err, sizeof(series_err),
+					 "%s:%d: '%s' is outside %s (an absolute path or '..'); name a patch file in that folder",
+					 shown, lineno, w, shown_dir);
 				goto bad;
 			}
 			snprintf(file, sizeof(file), "%s/%s", dir, w);

@@ -313,6 +313,12 @@ test_expect_success 'a tree without fs/ext4 is bad input, not a conflict' '
 	fixture && rm -r t/fs/ext4 && before=$(treesum) && test_must_fail 2 apply --stack 9.9 t 2>err &&
 	test_grep "t: no fs/ext4; name a kernel tree with the ext4 sources" err && test "$(treesum)" = "$before"
 '
+test_expect_success 'a series entry outside the stack folder is refused (exit 2), naming it; nothing written' '
+	fixture && mkdir -p k/s && mv 9.9 k/s/ && mv k/s/9.9/b.patch k/evil.patch && printf "a.patch\n../../evil.patch\n" >k/s/9.9/series &&
+	before=$(treestate) && test_must_fail 2 apply --stack k/s/9.9 t >out 2>err &&
+	test_grep "^apply: .*/k/s/9.9/series:2: .../../evil.patch. is outside .*/k/s/9.9 (an absolute path or .*); name a patch file in that folder$" err &&
+	test $(wc -l <err) -eq 1 && test "$(treestate)" = "$before" && test ! -e t/evil.patch && test ! -e t/.kit-apply
+'
 test_expect_success 'a missing --stack folder is named' '
 	fixture && test_must_fail 2 apply --stack nowhere/9.9 t 2>err &&
 	test_grep "^apply: nowhere/9.9: no such stack folder (--stack)" err

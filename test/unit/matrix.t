@@ -120,6 +120,19 @@ test_expect_success 'series: options, a stray bar, a missing alternative are ref
 	echo "b.patch | gone.patch" >versions/6.1/series && test_must_fail 2 $BIN/matrix series versions/6.1/series 2>err &&
 	test_grep "lists .gone.patch., which is not in versions/6.1" err
 '
+test_expect_success 'series: an entry outside the stack folder (.., an absolute path) is refused with the line' '
+	good && mkdir -p versions/6.1/sub && echo X >versions/x.patch && echo S >versions/6.1/sub/s.patch &&
+	printf "b.patch\nsub/s.patch\n" >versions/6.1/series && $BIN/matrix series versions/6.1/series >/dev/null &&
+	for w in ../x.patch sub/../../x.patch "$trash/versions/x.patch"; do
+		printf "b.patch\nb.patch | %s\n" "$w" >versions/6.1/series &&
+		test_must_fail 2 $BIN/matrix series versions/6.1/series >out 2>err && test ! -s out &&
+		echo "matrix: versions/6.1/series:2: '\''$w'\'' is outside versions/6.1 (an absolute path or '\''..'\''); name a patch file in that folder" >want &&
+		test_cmp want err &&
+		test_must_fail 2 $BIN/matrix check m.yaml 2>err &&
+		echo "m.yaml:5:12: stack: versions/6.1/series:2: '\''$w'\'' is outside versions/6.1 (an absolute path or '\''..'\''); name a patch file in that folder" >want &&
+		test_cmp want err || return 1
+	done
+'
 test_expect_success 'expect: the override, then expect.VARIANT, expect.patched for a flavour, then expect' '
 	good && cp versions/6.1/series versions/6.1/series.hardened &&
 	printf "    expect: {plain: {hardened: expect.alt}}\n" >>m.yaml &&

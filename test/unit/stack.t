@@ -58,4 +58,10 @@ test_expect_success 'of alternatives the tree takes the first that applies, and 
 	printf "one.patch | good.patch\n" >s/series && { kernel 9.9 patched t obj out s >/dev/null 2>&1 || :; } &&
 	test "$(tr -d "\n" <t/fs/ext4/super.c)" = aB1c
 '
+test_expect_success 'a series entry outside the stack folder is refused, named; the tree as unpacked' '
+	rm -rf t s && tree && cp s/good.patch evil.patch && printf "../evil.patch\n" >s/series &&
+	test_must_fail 1 kernel 9.9 patched t obj out s 2>err &&
+	test_grep "series:1: .../evil.patch. is outside .*/s (an absolute path or .*); name a patch file in that folder" err &&
+	test_cmp pristine t/fs/ext4/super.c && test ! -e t/.pc && test ! -e t/evil.patch
+'
 test_done
