@@ -163,8 +163,10 @@ gatedir = $(KIT_CACHE)/gates/$(1)-$(SRCKEY_$(1))-$(2)
 # make matrix clears them all first, so they say what failed in this run.
 guarded = rm -f $(1); export KIT_FAILURE_FILE=$(1); $(3) || { rc=$$?; mkdir -p $(dir $(1)); [ -s $(1) ] || echo "$(2) failed (exit $$rc)" >$(1); exit $$rc; }
 
+# (FORCE: fetch-debian checks a .deb already there against matrix.lock on
+# every make, before anything reads it, and fetches it again if it differs.)
 define debian_rules
-$(KIT_CACHE)/debs/$(S_$(1)_package)_$(S_$(1)_version).deb: | $(call deps,fetch)
+$(KIT_CACHE)/debs/$(S_$(1)_package)_$(S_$(1)_version).deb: FORCE | $(call deps,fetch)
 	@$$(call guarded,$(RESULTS)/$(1)/fetch.failed,fetch,build/fetch-debian $(1) $(S_$(1)_package) $(S_$(1)_version) $(S_$(1)_suite) $$@ matrix.lock)
 endef
 $(foreach s,$(SERIES_ALL),$(if $(filter debian,$(call src_kind,$(s))),$(eval $(call debian_rules,$(s)))))
@@ -251,7 +253,7 @@ verdict = ( $(1) || { rc=$$$$?; [ $$$$rc -eq 3 ] || exit $$$$rc; } )
 define gate_rules
 $(KIT_BUILD)/gates/$(1).key: FORCE
 	@mkdir -p $$(@D) && echo $(call gate_key,$(1)) >$$@.tmp && { cmp -s $$@.tmp $$@ && rm -f $$@.tmp || mv -f $$@.tmp $$@; }
-$(if $(filter debian,$(call src_kind,$(1))),$(call cfgdeb,$(1)): | $(call deps,fetch)
+$(if $(filter debian,$(call src_kind,$(1))),$(call cfgdeb,$(1)): FORCE | $(call deps,fetch)
 	@$$(call guarded,$(RESULTS)/$(1)/gates/fetch.failed,config fetch,build/fetch-debian $(1) $(call cfgpkg,$(1)) $(S_$(1)_version) $(S_$(1)_suite) $$@ matrix.lock))
 
 $(call gate_file,$(1),config): $(call srcdir,$(1)).stamp $(patsubst defconfig:%,%,$(patsubst distro:%,%,$(call gate_config,$(1)))) build/gate-build build/push-stack build/lib.sh $(KIT_BUILD)/gates/$(1).key $(call gate_stack,$(1)) | $(call deps,build gates)

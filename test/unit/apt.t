@@ -22,13 +22,14 @@ test_expect_success 'no usable apt entry stops with its message, writes nothing,
 	test_cmp want err &&
 	test ! -e cache/apt/sources.list && test ! -e cache/apt/sources.list.new && test ! -e apt-called
 '
-test_expect_success 'a usable entry gives the sources.list apt-sources prints' '
+test_expect_success 'a usable entry gives the sources.list apt-sources prints, before apt is asked' '
 	mkdir -p etc && echo "deb http://m.example/debian bookworm main" >etc/sources.list &&
 	echo "deb http://m.example/security bookworm-security main" >>etc/sources.list &&
-	rm -rf cache apt-called && mkdir -p debs && echo pretend >debs/p.deb && : >lock &&
+	rm -rf cache apt-called debs && : >lock &&
 	KIT_APT_ETC=etc KIT_HOST_CODENAME=bookworm KIT_SUITES="bookworm bookworm-security" \
-		fetch-debian 9.9 linux-source-9.9 9.9.1-1 bookworm debs/p.deb lock >out &&
+		test_must_fail 1 fetch-debian 9.9 linux-source-9.9 9.9.1-1 bookworm debs/p.deb lock >out 2>err &&
 	KIT_APT_ETC=etc KIT_HOST_CODENAME=bookworm apt-sources bookworm bookworm-security >want &&
-	test_cmp want cache/apt/sources.list && test ! -e apt-called
+	test_cmp want cache/apt/sources.list && test_grep "apt-get update failed" err &&
+	test -z "$(ls cache/apt | grep "^sources.list.")"
 '
 test_done

@@ -47,12 +47,62 @@ test_expect_success 'first fetch records the hash in the lock' '
 	KIT_SUITES=sid fetch-debian 9.9 linux-source-9.9 9.9.1-1 sid debs/p.deb lock >out &&
 	test_grep "^linux-source-9.9 9.9.1-1 $(sha256sum debs/p.deb | cut -d" " -f1)$" lock
 '
-test_expect_success 'a .deb whose hash differs from the lock is refused' '
-	mkdir -p debs && echo tampered >debs/p.deb &&
-	echo "linux-source-9.9 9.9.1-1 0000000000000000000000000000000000000000000000000000000000000000" >lock &&
-	test_must_fail 1 fetch-debian 9.9 linux-source-9.9 9.9.1-1 sid debs/p.deb lock 2>err &&
-	test_grep "lock: linux-source-9.9 9.9.1-1: the .deb has sha256 .* but the lock says 0000" err &&
-	test_grep " 0000000000000000000000000000000000000000000000000000000000000000$" lock
+# serve PACKAGE VERSION FILE: a stand-in mirror for fetch-debian (apt-cache
+# and apt-get in fakebin, every call logged in apt-called): sid serves FILE
+# as PACKAGE VERSION.
+serve() {
+	mkdir -p fakebin && rm -f apt-called &&
+	cat >fakebin/apt-cache <<-F &&
+	#!/bin/sh
+	echo "apt-cache \$*" >>"$trash/apt-called"
+	echo " $1 | $2 | http://mirror.example/debian sid/main amd64 Packages"
+	F
+	cat >fakebin/apt-get <<-F &&
+	#!/bin/sh
+	echo "apt-get \$*" >>"$trash/apt-called"
+	for a in "\$@"; do last=\$a; done
+	case \$last in
+	update) exit 0 ;;
+	$1=$2) cp "$trash/$3" "$1_$2_all.deb" ;;
+	*) echo "E: no \$last" >&2; exit 100 ;;
+	esac
+	F
+	chmod +x fakebin/apt-cache fakebin/apt-get
+}
+fetch_() {
+	PATH="$trash/fakebin:$PATH" KIT_APT_ETC=etc KIT_HOST_CODENAME=bookworm KIT_SUITES=sid \
+		fetch-debian 9.9 linux-source-9.9 9.9.1-1 sid debs/p.deb lock
+}
+sum() { sha256sum <"$1" | cut -d" " -f1; }
+zeros=0000000000000000000000000000000000000000000000000000000000000000
+
+test_expect_success 'a cached .deb that is the locked one is taken as it is, apt never asked' '
+	apt_etc && echo good >good.deb && serve linux-source-9.9 9.9.1-1 good.deb &&
+	mkdir -p debs && cp good.deb debs/p.deb && echo "linux-source-9.9 9.9.1-1 $(sum good.deb)" >lock &&
+	fetch_ >out && test_cmp good.deb debs/p.deb && test ! -e apt-called
+'
+test_expect_success 'a cached .deb that differs from the lock is deleted and fetched again' '
+	apt_etc && echo good >good.deb && serve linux-source-9.9 9.9.1-1 good.deb &&
+	mkdir -p debs && echo garbage >bad.deb && cp bad.deb debs/p.deb && echo "linux-source-9.9 9.9.1-1 $(sum good.deb)" >lock &&
+	cp lock lock.before && fetch_ >out 2>err &&
+	test_cmp good.deb debs/p.deb && test_cmp lock.before lock &&
+	echo "fetch-debian: debs/p.deb: sha256 $(sum bad.deb), expected $(sum good.deb) (lock: linux-source-9.9 9.9.1-1); deleting it and fetching it again" >want &&
+	test_cmp want err && test_grep "apt-get .* download linux-source-9.9=9.9.1-1$" apt-called
+'
+test_expect_success 'a cached .deb the mirror serves again as it is, not as locked, is refused in one line' '
+	apt_etc && echo garbage >bad.deb && serve linux-source-9.9 9.9.1-1 bad.deb &&
+	mkdir -p debs && cp bad.deb debs/p.deb && echo "linux-source-9.9 9.9.1-1 $zeros" >lock && cp lock lock.before &&
+	test_must_fail 1 fetch_ 2>err &&
+	echo "fetch-debian: debs/p.deb: sha256 $(sum bad.deb), expected $zeros (lock: linux-source-9.9 9.9.1-1); fetched again, still differs: refused (remove its line from lock only if you trust the new file)" >want &&
+	tail -1 err >got && test_cmp want got && test_cmp lock.before lock &&
+	test ! -e debs/p.deb && test -z "$(ls debs)"
+'
+test_expect_success 'a first download that differs from a line already locked is refused, nothing kept' '
+	apt_etc && echo other >other.deb && serve linux-source-9.9 9.9.1-1 other.deb && rm -rf debs &&
+	echo "linux-source-9.9 9.9.1-1 $zeros" >lock &&
+	test_must_fail 1 fetch_ 2>err &&
+	test_grep "^fetch-debian: debs/p.deb: sha256 $(sum other.deb), expected $zeros (lock: linux-source-9.9 9.9.1-1); refused" err &&
+	test -z "$(ls debs)"
 '
 
 # A stand-in apt for build/bump: the suite serves NEW (madison), and a

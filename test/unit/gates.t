@@ -232,6 +232,37 @@ test_expect_success 'shipped: a kernel built by another compiler is a SKIP namin
 	test_grep "this machine has \"no gcc-99\"" sout9/shipped.tsv &&
 	test ! -e "$KIT_CACHE/apt" && test ! -e lock
 '
+# A stand-in mirror serving Debian's kernel 1.0.0-1-amd64 (1.0-1) in sid:
+# each package it downloads is the text "tampered".
+shipped_mirror() {
+	mkdir -p mirror etc && echo "deb http://m.example/debian bookworm main" >etc/sources.list &&
+	echo "deb http://m.example/security bookworm-security main" >>etc/sources.list &&
+	cat >mirror/apt-cache <<-'F' &&
+	#!/bin/sh
+	case "$*" in *" search "*) echo "linux-image-1.0.0-1-amd64-unsigned - Linux 1.0"; exit 0 ;; esac
+	for a in "$@"; do last=$a; done
+	echo " $last | 1.0-1 | http://m.example/debian sid/main amd64 Packages"
+	F
+	cat >mirror/apt-get <<-'F' &&
+	#!/bin/sh
+	for a in "$@"; do last=$a; done
+	case $last in update) ;; *=*) echo tampered >"${last%=*}_1.0-1_amd64.deb" ;; esac
+	F
+	chmod +x mirror/apt-cache mirror/apt-get
+}
+test_expect_success 'shipped: each cached package is checked against the lock on every run, fetched again, then refused' '
+	cc=$(gcc --version | head -1) && cfgdeb "CONFIG_CC_VERSION_TEXT=\"$cc\"\n" same.deb && shipped_mirror &&
+	mkdir -p tree "$KIT_CACHE/debs" sw/root-1.0.0-1-amd64-1.0-1 && : >sw/root-1.0.0-1-amd64-1.0-1/.done && : >slock &&
+	for p in linux-image-1.0.0-1-amd64-unsigned linux-headers-1.0.0-1-amd64 linux-headers-1.0.0-1-common linux-kbuild-1.0; do
+		echo "$p" >"$KIT_CACHE/debs/${p}_1.0-1.deb" &&
+		echo "$p 1.0-1 $(sha256sum <"$KIT_CACHE/debs/${p}_1.0-1.deb" | cut -d" " -f1)" >>slock || return 1
+	done &&
+	echo tampered >"$KIT_CACHE/debs/linux-headers-1.0.0-1-amd64_1.0-1.deb" && sum=$(echo tampered | sha256sum | cut -d" " -f1) &&
+	PATH="$trash/mirror:$PATH" KIT_APT_ETC=etc KIT_HOST_CODENAME=bookworm KIT_SUITES=sid \
+		test_must_fail 1 gate-shipped 1.0 1.0-1 sid same.deb tree stack sw sout3 slock vanilla >log3s 2>err &&
+	test_grep "^fetch-debian: $KIT_CACHE/debs/linux-headers-1.0.0-1-amd64_1.0-1.deb: sha256 $sum, expected .* (slock: linux-headers-1.0.0-1-amd64 1.0-1); fetched again, still differs: refused" err &&
+	! test -e sout3/shipped.tsv
+'
 test_expect_success 'shipped: a config without the compiler it was built with is refused' '
 	cfgdeb "" none.deb &&
 	test_must_fail 1 gate-shipped 1.0 1.0-1 sid none.deb tree stack sw sout2 lock vanilla 2>err &&

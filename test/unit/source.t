@@ -115,4 +115,42 @@ test_expect_success 'make -n matrix writes nothing' '
 	checkout n && { env -u KIT_BUILD -u MAKEFLAGS -u MAKELEVEL make -n -C n KIT_CACHE="$trash/shared" \
 		RESULTS="$trash/dry/results" VERSIONS=5.4 matrix >out 2>&1 || :; } && test ! -e dry/results/plan.tsv
 '
+# A stand-in mirror (apt-cache, apt-get in mirror/, every call logged in
+# apt-called) serving the file mirror/served as linux-source-7.3 at the pin.
+mirror() {
+	pin=$(awk '$1 == "linux-source-7.3" { print $2 }' "$TOP/matrix.lock") &&
+	mkdir -p mirror etc && rm -f apt-called &&
+	echo "deb http://m.example/debian bookworm main" >etc/sources.list &&
+	echo "deb http://m.example/security bookworm-security main" >>etc/sources.list &&
+	printf "#!/bin/sh\necho \"apt-cache \$*\" >>%s/apt-called\necho \" linux-source-7.3 | %s | http://m.example/debian trixie-backports/main amd64 Packages\"\n" "$trash" "$pin" >mirror/apt-cache &&
+	printf "#!/bin/sh\necho \"apt-get \$*\" >>%s/apt-called\nfor a; do last=\$a; done\ncase \$last in update) ;; *=*) cp %s/mirror/served \"\${last%%%%=*}_x_all.deb\" ;; esac\n" "$trash" "$trash" >mirror/apt-get &&
+	chmod +x mirror/apt-cache mirror/apt-get
+}
+# dmake CHECKOUT CACHE ARGS...: its make, the mirror above on PATH.
+dmake() {
+	dm_dir=$1 dm_cache=$2
+	shift 2
+	env -u KIT_BUILD -u MAKEFLAGS -u MAKELEVEL PATH="$trash/mirror:$PATH" KIT_APT_ETC="$trash/etc" KIT_HOST_CODENAME=bookworm \
+		make -s -C "$dm_dir" --no-print-directory KIT_CACHE="$trash/$dm_cache" VERSIONS=7.3 "$@"
+}
+test_expect_success 'a cached .deb is checked against matrix.lock on every make: one that differs is fetched again, then refused' '
+	checkout k && mirror && deb=cache-k/debs/linux-source-7.3_$pin.deb && mkdir -p cache-k/debs &&
+	echo garbage >mirror/served && cp mirror/served "$deb" && touch -d 2000-01-01 "$deb" &&
+	sed -i "s/^\(linux-source-7.3 [^ ]*\) .*/\1 0000000000000000000000000000000000000000000000000000000000000000/" k/matrix.lock &&
+	test_must_fail dmake k cache-k "$trash/cache-k/src/7.3.from" >out 2>err &&
+	test_grep "^fetch-debian: $trash/$deb: sha256 $(sha256sum <mirror/served | cut -d" " -f1), expected 0\{64\} (matrix.lock: linux-source-7.3 $pin); fetched again, still differs: refused" err &&
+	test_grep "download linux-source-7.3=$pin" apt-called && ! test -e cache-k/src/7.3.from && ! test -e "$deb"
+'
+test_expect_success 'a cached .deb that is the locked one is taken as it is on every make, no apt asked' '
+	checkout g && mirror && deb=cache-g/debs/linux-source-7.3_$pin.deb && mkdir -p cache-g/debs &&
+	echo pretend >"$deb" && sed -i "s/^\(linux-source-7.3 [^ ]*\) .*/\1 $(sha256sum <"$deb" | cut -d" " -f1)/" g/matrix.lock &&
+	dmake g cache-g "$trash/cache-g/src/7.3.from" >out 2>err && dmake g cache-g "$trash/cache-g/src/7.3.from" >out 2>err &&
+	test_grep "^debian $trash/$deb$" cache-g/src/7.3.from && ! test -e apt-called
+'
+test_expect_success 'the gates'"'"' config .deb is checked on every make too' '
+	checkout c2 && pin=$(awk "\$1 == \"linux-config-7.3\" { print \$2 }" c2/matrix.lock) &&
+	cfg="$trash/cache-c/debs/linux-config-7.3_$pin.deb" && mkdir -p cache-c/debs && : >"$cfg" &&
+	dmake c2 cache-c -n "$cfg" >out 2>&1 &&
+	test_grep "build/fetch-debian 7.3 linux-config-7.3 $pin .* $cfg matrix.lock" out
+'
 test_done
