@@ -319,8 +319,9 @@ $(KIT_BUILD)/images/%.img: test/cases/%/recipe $(BIN)/mkimage
 	@$(call guarded,$(RESULTS)/images/$*.failed,image $*,$(BIN)/mkimage $< $@)
 
 # Written whole by build/fetch-corpus (renamed into place), so the index
-# says it is there.
-$(CORPUS_DIR)/index: matrix.lock | $(call deps,fetch)
+# says it is there.  (FORCE: it checks its downloads against matrix.lock on
+# every make, and rewrites nothing while they are what the disk is made of.)
+$(CORPUS_DIR)/index: matrix.lock FORCE | $(call deps,fetch)
 	@$(call guarded,$(RESULTS)/corpus.failed,corpus fetch,build/fetch-corpus $(CORPUS_source) $(CORPUS_version) $(CORPUS_suite) '$(CORPUS_images)' $(CORPUS_DIR) matrix.lock)
 corpus: $(if $(CORPUS),$(CORPUS_DIR)/index)
 

@@ -61,13 +61,50 @@ test_expect_success 'a .dsc whose hash differs from the lock is refused, nothing
 	fake_src && echo "src:src 1.0-1 0000000000000000000000000000000000000000000000000000000000000000" >lock &&
 	cp lock lock.before &&
 	test_must_fail 1 fetch_ 2>err &&
-	test_grep "lock: src:src 1.0-1: the .dsc has sha256 .* but the lock says 0000" err &&
+	test_grep "src_1.0-1.dsc: sha256 .*, expected 0000.* (lock: src:src 1.0-1); refused (remove its line from lock only if you trust the new .dsc)$" err &&
 	test_cmp lock.before lock && ! test -e cache/corpus/src/index
 '
 test_expect_success 'a tarball that is not the one the .dsc names is refused' '
 	fake_src && : >lock && FAKE_DSC=tarball test_must_fail 1 fetch_ 2>err &&
-	test_grep "a file differs from what src_1.0-1.dsc says" err && ! test -s lock &&
+	test_grep "src_1.0.orig.tar.gz: sha256 .*, expected .* (src_1.0-1.dsc); refused (the mirror serves another file than its .dsc names)$" err && ! test -s lock &&
 	! test -e cache/corpus/src/index
+'
+dl=cache/apt/source/src_1.0-1
+sum() { sha256sum <"$1" | cut -d" " -f1; }
+test_expect_success 'a run on the downloads as they were checks them, asks no apt and rewrites nothing' '
+	fake_src && : >lock && fetch_ >out && touch -d 2000-01-01 cache/corpus/src/index && cp lock lock.before &&
+	printf "#!/bin/sh\nexit 1\n" >fakebin/apt-get && fetch_ >out &&
+	test "$(stat -c %Y cache/corpus/src/index)" = "$(date -d 2000-01-01 +%s)" && test_cmp lock.before lock
+'
+test_expect_success 'a cached tarball that differs from its .dsc is deleted and fetched again' '
+	fake_src && : >lock && fetch_ >out && cp lock lock.before && echo junk >>$dl/src_1.0.orig.tar.gz &&
+	fetch_ >out 2>err && cmp pkg/src_1.0.orig.tar.gz $dl/src_1.0.orig.tar.gz && test_cmp lock.before lock &&
+	test_grep "^fetch-corpus: .*/src_1.0.orig.tar.gz: sha256 .*, expected $(sum pkg/src_1.0.orig.tar.gz) (src_1.0-1.dsc); deleting .* and fetching it again$" err &&
+	printf "a 0 4096 -\nb 1048576 4096 shared_blocks\n" >want && test_cmp want cache/corpus/src/index
+'
+test_expect_success 'a cached tarball the mirror serves again as it is, not as its .dsc says, is refused in one line' '
+	fake_src && : >lock && fetch_ >out && echo junk >>$dl/src_1.0.orig.tar.gz && cp $dl/src_1.0.orig.tar.gz bad.tar.gz &&
+	FAKE_DSC=tarball test_must_fail 1 fetch_ 2>err &&
+	echo "fetch-corpus: $trash/$dl/src_1.0.orig.tar.gz: sha256 $(sum bad.tar.gz), expected $(sum pkg/src_1.0.orig.tar.gz) (src_1.0-1.dsc); fetched again, still differs: refused (the mirror serves another file than its .dsc names)" >want &&
+	tail -1 err >got && test_cmp want got && ! test -e $dl
+'
+test_expect_success 'a cached .dsc that differs from the lock is fetched again, the disk kept' '
+	fake_src && : >lock && fetch_ >out && cp lock lock.before && cp cache/corpus/src/from from.before &&
+	echo "Comment: changed" >>$dl/src_1.0-1.dsc && fetch_ >out 2>err &&
+	test_grep "src_1.0-1.dsc: sha256 .*, expected $(sum pkg/src_1.0-1.dsc) (lock: src:src 1.0-1); deleting" err &&
+	cmp pkg/src_1.0-1.dsc $dl/src_1.0-1.dsc && test_cmp lock.before lock && test_cmp from.before cache/corpus/src/from
+'
+test_expect_success 'a disk made from other files (another pin, another pattern) is made again' '
+	fake_src && : >lock && fetch_ >out && echo "pattern other" >cache/corpus/src/from &&
+	fetch_ >out && test_grep "^pattern tests/\*/image.gz$" cache/corpus/src/from &&
+	test_grep "^src:src 1.0-1 $(sum pkg/src_1.0-1.dsc)$" cache/corpus/src/from
+'
+test_expect_success 'the first fetch writes the lock only under the flock every writer of it takes' '
+	fake_src && : >lock &&
+	(exec 8<. && flock 8 && PATH="$trash/fakebin:$PATH" KIT_APT_ETC=etc KIT_HOST_CODENAME=bookworm \
+		test_must_fail 124 timeout 5 fetch-corpus src 1.0-1 bookworm "tests/*/image.gz" cache/corpus/src lock >out 2>&1) &&
+	! test -s lock && ! test -e cache/corpus/src/index &&
+	fetch_ >out && test_grep "^src:src 1.0-1 " lock
 '
 test_expect_success 'a pattern nothing matches is one clear error' '
 	fake_src && : >lock &&

@@ -153,4 +153,9 @@ test_expect_success 'the gates'"'"' config .deb is checked on every make too' '
 	dmake c2 cache-c -n "$cfg" >out 2>&1 &&
 	test_grep "build/fetch-debian 7.3 linux-config-7.3 $pin .* $cfg matrix.lock" out
 '
+test_expect_success 'the corpus downloads are checked on every make too' '
+	checkout c3 && index="$trash/cache-c3/corpus/e2fsprogs_1.47.0-2/index" &&
+	mkdir -p "${index%/index}" && : >"$index" && dmake c3 cache-c3 -n "$index" >out 2>&1 &&
+	test_grep "build/fetch-corpus e2fsprogs 1.47.0-2 bookworm .* matrix.lock" out
+'
 test_done
