@@ -10,13 +10,20 @@ apt=${KIT_CACHE:?KIT_CACHE is not set}/apt
 sources=$("$here/apt-sources" ${KIT_SUITES:-$suite}) || exit
 mkdir -p "$apt/lists/partial" "$apt/archives/partial" "$apt/parts"
 
-printf '%s\n' "$sources" | atomic_write "$apt/sources.list.new"
-if ! cmp -s "$apt/sources.list.new" "$apt/sources.list" 2>/dev/null; then
-	mv -f "$apt/sources.list.new" "$apt/sources.list"
-	rm -f "$apt/updated"
-else
-	rm -f "$apt/sources.list.new"
-fi
+# Fetches run at once under make -j (they once raced on one shared
+# sources.list.new): the list is written under the lock the update takes
+# (never changed under another fetch's update), through a name of this
+# fetch's own, renamed into place only when it differs.
+(
+	flock 9 &&
+	new=$(mktemp "$apt/sources.list.XXXXXX") &&
+	printf '%s\n' "$sources" >"$new" && chmod 644 "$new" || { rm -f "${new:-}"; exit 1; }
+	if cmp -s "$new" "$apt/sources.list"; then
+		rm -f "$new"
+	else
+		mv -f "$new" "$apt/sources.list" && rm -f "$apt/updated" || { rm -f "$new"; exit 1; }
+	fi
+) 9>"$apt/lock" || die "$apt: cannot write sources.list there; check the folder"
 
 # As root apt falls back to an unsandboxed download anyway (the cache is
 # not readable by _apt): say so, instead of a warning on every fetch.

@@ -32,4 +32,40 @@ test_expect_success 'a usable entry gives the sources.list apt-sources prints, b
 	test_cmp want cache/apt/sources.list && test_grep "apt-get update failed" err &&
 	test -z "$(ls cache/apt | grep "^sources.list.")"
 '
+# A stand-in mirror that serves every package asked for, as VERSION 1.0-1.
+mkdir -p serving
+cat >serving/apt-cache <<'F'
+#!/bin/sh
+for a in "$@"; do last=$a; done
+echo " $last | 1.0-1 | http://m.example/debian bookworm/main amd64 Packages"
+F
+cat >serving/apt-get <<'F'
+#!/bin/sh
+for a in "$@"; do last=$a; done
+case $last in
+update) exit 0 ;;
+*=*) echo "${last%=*}" >"${last%=*}_1.0-1_all.deb" ;;
+*) exit 100 ;;
+esac
+F
+chmod +x serving/apt-cache serving/apt-get
+
+test_expect_success 'fetches at once (make -j) share the private apt state: none fails, every hash is locked' '
+	rm -rf cache debs && : >lock && mkdir -p etc && echo "deb http://m.example/debian bookworm main" >etc/sources.list &&
+	echo "deb http://m.example/security bookworm-security main" >>etc/sources.list &&
+	i=0 && pids= &&
+	while [ $i -lt 40 ]; do
+		PATH="$trash/serving:$PATH" KIT_APT_ETC=etc KIT_HOST_CODENAME=bookworm KIT_SUITES=bookworm \
+			fetch-debian 9.9 pkg$i 1.0-1 bookworm debs/pkg$i.deb lock >out.$i 2>err.$i &
+		pids="$pids $!" && i=$((i + 1))
+	done &&
+	bad= && i=0 &&
+	for p in $pids; do
+		wait $p || bad="$bad $i"
+		i=$((i + 1))
+	done &&
+	for i in $bad; do sed "s/^/fetch $i: /" err.$i; done &&
+	test -z "$bad" && test "$(wc -l <lock)" -eq 40 && test "$(ls debs | wc -l)" -eq 40 &&
+	test -z "$(ls cache/apt | grep "^sources.list.")"
+'
 test_done
