@@ -155,6 +155,18 @@ test_expect_success 'bump on the newest version changes nothing' '
 	apt_etc && fake_apt && FAKE_NEW=7.3.4-1~bpo13+1 bump_ >out &&
 	test_grep "already the newest" out && test_cmp m.before m.yaml && test_cmp lock.before lock
 '
+test_expect_success 'bump never moves a pin back to an older version a mirror behind serves' '
+	apt_etc && fake_apt && FAKE_NEW=7.3.3-2~bpo13+1 test_must_fail 1 bump_ >out 2>err &&
+	echo "bump: m.yaml: 7.3: the newest linux-source-7.3 trixie-backports serves is 7.3.3-2~bpo13+1, older than the pin 7.3.4-1~bpo13+1 (a mirror behind?); nothing changed: try again later or another mirror (KIT_DEBIAN_MIRROR)" >want &&
+	test_cmp want err && test_cmp m.before m.yaml && test_cmp lock.before lock && test ! -e cache/debs
+'
+test_expect_success 'bump writes the lock only under the flock every writer of it takes' '
+	apt_etc && fake_apt &&
+	(exec 8<. && flock 8 && FAKE_NEW=7.3.5-1~bpo13+1 PATH="$trash/fakebin:$PATH" KIT_APT_ETC=etc KIT_HOST_CODENAME=bookworm \
+		KIT_SUITES=trixie-backports test_must_fail 124 timeout 5 bump 7.3 m.yaml lock >out 2>&1) &&
+	test_cmp m.before m.yaml && test_cmp lock.before lock &&
+	FAKE_NEW=7.3.5-1~bpo13+1 bump_ >out && test_grep "^linux-source-7.3 7.3.5-1~bpo13+1 " lock
+'
 test_expect_success 'bump of a series with no debian source is one clear error' '
 	fake_apt && sed -i "s/      debian: .*/      tree: {env: KIT_SRC_7_3}/" m.yaml &&
 	test_must_fail 1 bump 7.3 m.yaml lock 2>err && test_grep "has no debian source to bump" err
