@@ -133,19 +133,24 @@ dmake() {
 	env -u KIT_BUILD -u MAKEFLAGS -u MAKELEVEL PATH="$trash/mirror:$PATH" KIT_APT_ETC="$trash/etc" KIT_HOST_CODENAME=bookworm \
 		make -s -C "$dm_dir" --no-print-directory KIT_CACHE="$trash/$dm_cache" VERSIONS=7.3 "$@"
 }
+# src73 DIR CACHE: where DIR's make unpacks 7.3 (the plan says; keyed by
+# the source).
+src73() { dmake "$1" "$2" plan | awk -F"\t" '$1 == "series" && $2 == "7.3" { print $5 }'; }
 test_expect_success 'a cached .deb is checked against matrix.lock on every make: one that differs is fetched again, then refused' '
 	checkout k && mirror && deb=cache-k/debs/linux-source-7.3_$pin.deb && mkdir -p cache-k/debs &&
+	src=$(src73 k cache-k) && test -n "$src" &&
 	echo garbage >mirror/served && cp mirror/served "$deb" && touch -d 2000-01-01 "$deb" &&
 	sed -i "s/^\(linux-source-7.3 [^ ]*\) .*/\1 0000000000000000000000000000000000000000000000000000000000000000/" k/matrix.lock &&
-	test_must_fail dmake k cache-k "$trash/cache-k/src/7.3.from" >out 2>err &&
+	test_must_fail dmake k cache-k "$src.from" >out 2>err &&
 	test_grep "^fetch-debian: $trash/$deb: sha256 $(sha256sum <mirror/served | cut -d" " -f1), expected 0\{64\} (matrix.lock: linux-source-7.3 $pin); fetched again, still differs: refused" err &&
-	test_grep "download linux-source-7.3=$pin" apt-called && ! test -e cache-k/src/7.3.from && ! test -e "$deb"
+	test_grep "download linux-source-7.3=$pin" apt-called && ! test -e "$src.from" && ! test -e "$deb"
 '
 test_expect_success 'a cached .deb that is the locked one is taken as it is on every make, no apt asked' '
 	checkout g && mirror && deb=cache-g/debs/linux-source-7.3_$pin.deb && mkdir -p cache-g/debs &&
 	echo pretend >"$deb" && sed -i "s/^\(linux-source-7.3 [^ ]*\) .*/\1 $(sha256sum <"$deb" | cut -d" " -f1)/" g/matrix.lock &&
-	dmake g cache-g "$trash/cache-g/src/7.3.from" >out 2>err && dmake g cache-g "$trash/cache-g/src/7.3.from" >out 2>err &&
-	test_grep "^debian $trash/$deb$" cache-g/src/7.3.from && ! test -e apt-called
+	src=$(src73 g cache-g) && test -n "$src" &&
+	dmake g cache-g "$src.from" >out 2>err && dmake g cache-g "$src.from" >out 2>err &&
+	test_grep "^debian $trash/$deb$" "$src.from" && ! test -e apt-called
 '
 test_expect_success 'the gates'"'"' config .deb is checked on every make too' '
 	checkout c2 && pin=$(awk "\$1 == \"linux-config-7.3\" { print \$2 }" c2/matrix.lock) &&
