@@ -2,7 +2,7 @@
 # Shared by test/run-guest (the image cases) and test/run-corpus (the
 # e2fsprogs images): one bounded boot, the guest's KTAP split per item, and
 # what each planned item came to.  Callers set: out (the output folder),
-# qemu, accel, limit, stall, mem, and define record ITEM STATUS DETAIL.
+# qemu, accel, limit, stall, mem and boot (the boot's number).
 # shellcheck shell=sh
 
 # guest_boot KERNEL INITRD LOG KTAP [QEMU ARGS...]: one boot, bounded by
@@ -52,6 +52,42 @@ guest_boot() {
 	[ -s "$gb_ktap" ] || cp "$gb_log" "$gb_ktap"
 }
 
+# tsv_text TEXT: TEXT as one field of a TSV record: tab, carriage return
+# and newline written as \t, \r and \n, any other control character as
+# \xHH.  What the guest and the kernel print is data from an untrusted
+# source; a record is split on newlines and tabs alone.
+tsv_text() {
+	printf '%s' "$1" | LC_ALL=C awk '
+		BEGIN {
+			for (i = 1; i < 32; i++)
+				esc[sprintf("%c", i)] = sprintf("\\x%02x", i)
+			esc[sprintf("%c", 127)] = "\\x7f"
+			esc["\t"] = "\\t"
+			esc["\r"] = "\\r"
+		}
+		{
+			s = ""
+			for (i = 1; i <= length($0); i++) {
+				ch = substr($0, i, 1)
+				s = s ((ch in esc) ? esc[ch] : ch)
+			}
+			printf "%s%s", (NR > 1 ? "\\n" : ""), s
+		}'
+}
+
+# record ITEM STATUS DETAIL: one line of OUT/status.tsv (ITEM, status,
+# detail, the boot's number), written once; the detail is often the
+# guest's or the kernel's words, so it goes through tsv_text.
+record() {
+	printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$(tsv_text "$3")" "$boot" >>"$out/status.tsv"
+}
+
+# console_why LOG: the kernel's last words worth a reason (its first panic,
+# BUG or Oops line), without the console's carriage return.
+console_why() {
+	LC_ALL=C grep -a -E 'Kernel panic|BUG:|Oops' "$1" 2>/dev/null | head -1 | LC_ALL=C sed 's/\r$//' | cut -c1-160
+}
+
 # split_ktap KTAP: OUT/cases/ITEM.{out,kmsg,ktap} from the guest's report
 # (lines the parser does not know are ignored, as KTAP asks).
 split_ktap() {
@@ -66,7 +102,7 @@ split_ktap() {
 # boot came to; the first without a verdict is the culprit (TIMEOUT or
 # ERROR), the rest go to the next boot.  Sets next (items still to run).
 settle() {
-	st_booted=$(grep -c '^KTAP version 1' "$4" || :)
+	st_booted=$(LC_ALL=C grep -a -c '^KTAP version 1' "$4" || :)
 	next=
 	st_culprit=
 	for st_c in $1; do
@@ -76,13 +112,13 @@ settle() {
 		esac
 		if [ -z "$st_culprit" ] && [ -f "$out/cases/$st_c.ktap" ]; then
 			if grep -q '^not ok' "$out/cases/$st_c.ktap"; then
-				record "$st_c" ERROR "$(sed 's/.*# ERROR //' "$out/cases/$st_c.ktap")"
+				record "$st_c" ERROR "$(head -1 "$out/cases/$st_c.ktap" | sed 's/.*# ERROR //')"
 			else
 				record "$st_c" DONE -
 			fi
 		elif [ -z "$st_culprit" ]; then
 			st_culprit=$st_c
-			st_why=$(grep -E 'Kernel panic|BUG:|Oops' "$3" | head -1 | cut -c1-160)
+			st_why=$(tsv_text "$(console_why "$3")")
 			if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
 				st_bound="$limit seconds"
 				[ -z "$gb_stalled" ] || st_bound="$stall seconds without output"

@@ -115,7 +115,8 @@ test_expect_success 'a pattern nothing matches is one clear error' '
 
 # corpus_guest: a stand-in QEMU for run-corpus: it reads /corpus from the initramfs and
 # says of each image what FAKE_<image> asks (ok by default): refused,
-# other (another walk), hang, oops.
+# other (another walk), hang, oops, tabs (trouble with a tab and a
+# carriage return).
 corpus_guest() {
 	mkdir -p corpus && printf "a 0 4096 -\nb 1048576 4096 -\nc 2097152 4096 -\ns 3145728 4096 shared_blocks\n" >corpus/index &&
 	: >corpus/disk && : >init && chmod +x init && : >kernel &&
@@ -130,6 +131,7 @@ corpus_guest() {
 		hang) exec sleep 60 ;;
 		refused) echo "# out: mount: EUCLEAN"; echo "# kmsg: EXT4-fs (loop0): bad geometry"; echo "ok $n $img" ;;
 		oops) echo "# out: mount: ok"; echo "not ok $n $img # ERROR kernel trouble: BUG: KASAN: use-after-free in ext4_xattr"; ;;
+		tabs) echo "# out: mount: ok"; printf "not ok $n $img # ERROR kernel trouble: BUG: KASAN:\tuse-after-free in ext4_xattr\r\n" ;;
 		*) echo "# out: mount: ok"
 		   echo "# out: walk: 2 dirs, 3 files, 0 links, 99 bytes, 0 errors, sha256 $( [ "$what" = other ] && echo 2222 || echo 1111)"
 		   echo "# out: umount: ok"; echo "ok $n $img" ;;
@@ -178,6 +180,11 @@ test_expect_success 'kernel trouble is an ERROR, on vanilla too' '
 	test "$(rec vanilla b status):$(rec patched c status)" = ERROR:ERROR &&
 	rec patched c reason >r && test_grep "KASAN" r &&
 	test "$(rec patched b status)" = ERROR && rec patched b reason >r && test_grep "no vanilla verdict" r
+'
+test_expect_success 'a tab and a carriage return in an image'"'"'s trouble cost no other image its verdict' '
+	corpus_guest && FAKE_b=tabs corpus_ vanilla && FAKE_b=tabs corpus_ patched &&
+	test "$(rec patched a status):$(rec patched b status):$(rec patched c status)" = PASS:ERROR:PASS &&
+	test "$(rec patched b reason)" = "kernel trouble: BUG: KASAN:\\tuse-after-free in ext4_xattr"
 '
 test_expect_success 'an image that hangs is TIMEOUT and the images after it still run' '
 	corpus_guest && corpus_ vanilla && FAKE_b=hang corpus_ patched &&

@@ -2,7 +2,8 @@
 # A stand-in for QEMU and the guest, for tests of the runner and reports:
 # it reads the plan from the initramfs and answers as $FAKE says: ok,
 # silent (never answers), panic, hang, trouble, wrong, leak, reval or
-# revalleak (in case b).
+# revalleak (in case b); crlf (carriage returns and tabs in the console
+# and the report; case a has kernel trouble, case b dies).
 # shellcheck shell=sh
 export KIT_CACHE="$trash/cache" KIT_CASES_DIR="$trash/cases" KIT_IMAGES="$trash/images"
 export KIT_QEMU="$trash/fake-qemu" KIT_GUEST_INIT="$trash/init" KIT_GUEST_TIMEOUT=3
@@ -36,7 +37,8 @@ st() {
 setup() {
 	fake_matrix && mkdir -p cases images cache && : >init && chmod +x init && touch kernel &&
 	for c in a b c; do
-		mkdir -p cases/$c && echo "ro" >cases/$c/mount && printf "mount: ok\nkmsg~ hello $c\n" >cases/$c/expect &&
+		mkdir -p cases/$c && rm -f cases/$c/expect.* && echo "ro" >cases/$c/mount &&
+		printf "mount: ok\nkmsg~ hello $c\n" >cases/$c/expect &&
 		: >images/$c.img && : >images/$c.img.manifest || return 1
 	done
 	# The stand-in reads the plan from the initramfs, as the real guest does.
@@ -54,6 +56,11 @@ setup() {
 		panic:b) echo "Kernel panic - not syncing: Attempted to kill init!" >"$console"; exit 0 ;;
 		trouble:b) echo "# out: mount: ok"; echo "# kmsg: hello b"; echo "not ok $n b # ERROR kernel trouble: WARNING: at fs/ext4"; continue ;;
 		wrong:b) echo "# out: mount: EUCLEAN"; echo "# kmsg: hello b"; echo "ok $n b"; continue ;;
+		crlf:a) printf "# out: mount: ok\r\n# kmsg: hello a\r\nnot ok $n a # ERROR kernel trouble: WARNING: CPU: 0 PID: 1 at fs/ext4/super.c:10\text4_fill_super\r\n"; continue ;;
+		crlf:b)
+			printf "# out: mount: ok\r\n# kmsg: \thello b\r\n"
+			printf "BUG: kernel NULL pointer dereference, address: 0\tRIP: ext4_fill_super\r\nKernel panic - not syncing: Fatal exception\r\n" >"$console"
+			exit 0 ;;
 		leak:b) echo "# out: mount: ok"; echo "# out: files: 1 bad (first: b: content differs)"; echo "# kmsg: hello b"; echo "ok $n b"; continue ;;
 		reval:b | revalleak:b)
 			echo "# out: mount: ok"; echo "# out: files: 1 bad (first: b: content differs)"; echo "# out: revalidate: ok"

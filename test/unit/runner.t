@@ -64,6 +64,21 @@ test_expect_success 'a variant the stack does not have is refused by the judge' 
 	setup && FAKE=ok run-guest 9.9 other kernel r &&
 	test_must_fail 2 judge 9.9 other r 2>err && test_grep "not a variant of 9.9" err
 '
+test_expect_success 'carriage returns, tabs and a panic in what the guest printed cost no other case its verdict' '
+	setup && guest crlf vanilla r &&
+	test "$(st r a):$(st r b):$(st r c)" = ERROR:ERROR:PASS && test -f r/boot2.log && test ! -f r/boot3.log &&
+	test "$(st r a reason)" = "kernel trouble: WARNING: CPU: 0 PID: 1 at fs/ext4/super.c:10\\text4_fill_super" &&
+	test "$(st r b reason)" = "guest stopped without a verdict (qemu exit 0): BUG: kernel NULL pointer dereference, address: 0\\tRIP: ext4_fill_super (log: r/boot1.log)" &&
+	test "$(wc -l <r/boot.tsv)" -eq 5 && ! grep -q "$(printf "\r")" r/boot.tsv
+'
+test_expect_success 'a line of boot.tsv that is not a record is its case'"'"'s ERROR; the others keep their verdicts' '
+	setup && guest ok vanilla r && cp r/boot.tsv good &&
+	{ grep "^#" good && grep "^a	" good &&
+	  printf "b\tERROR\tKernel panic\r with\ta tab\tr/boot1.log\n" && printf "Boot with apic=debug\r\n" &&
+	  grep "^c	" good; } >r/boot.tsv &&
+	judge 9.9 vanilla r && test "$(st r a):$(st r b):$(st r c)" = PASS:ERROR:PASS &&
+	test "$(st r b reason)" = "boot.tsv: not a record (ITEM, state, detail, log): b\\tERROR\\tKernel panic\\r with\\ta tab\\tr/boot1.log; boot.tsv: a line broken off its record: Boot with apic=debug\\r"
+'
 # Last: the extra cases stay in the trash directory.
 test_expect_success 'more cases than 26 disks take a second boot, none lost or blamed' '
 	rm -rf cases images && setup && for c in d e f g h i j k l m n o p q r s t u v w x y z zz1 zz2 zz3; do
