@@ -89,6 +89,7 @@ for r in $FAKE_RESULTS; do
 	notrun) echo 0 >$d/$n/rc; echo '<testsuite><testcase name="t"><skipped message="kernel too old"/></testcase></testsuite>' >$d/$n/result.xml ;;
 	timeout) echo 124 >$d/$n/rc ;;
 	unknown) echo 0 >$d/$n/rc; echo "ext4/999 - unknown test, ignored" >$d/$n/check.out ;;
+	tabbed) echo 0 >$d/$n/rc; printf "ext4/999 -\tunknown test, ignored\033[0m\n" >$d/$n/check.out ;;
 	esac
 done
 [ -n "$FAKE_HANG" ] || { tar -C $d -cf "$last" . && echo "kit-fstests: end" >"$console"; }
@@ -101,6 +102,11 @@ run() {
 test_expect_success 'run-fstests reads pass, fail, not run, a bound hit and an unknown test from the guest' '
 	FAKE_RESULTS="a/001:pass a/002:fail a/003:notrun a/004:timeout a/005:unknown" run a/001 a/002 a/003 a/004 a/005 &&
 	printf "a/001\tpass\t3\t\na/002\tfail\t4\t- output mismatch (see x.out.bad)\na/003\tnotrun\t3\tkernel too old\na/004\ttimeout\t3\tstopped after the bound (check.out)\na/005\terror\t3\text4/999 - unknown test, ignored\n" >want &&
+	test_cmp want o/fstests.tsv
+'
+test_expect_success 'what check printed reaches fstests.tsv with its control characters escaped' '
+	FAKE_RESULTS="a/001:tabbed a/002:pass" run a/001 a/002 &&
+	printf "a/001\terror\t3\text4/999 -\\\\tunknown test, ignored\\\\x1b[0m\na/002\tpass\t3\t\n" >want &&
 	test_cmp want o/fstests.tsv
 '
 test_expect_success 'run-fstests names the kernel it booted and the time it took; a second run on the same folder is refused' '
@@ -197,6 +203,13 @@ test_expect_success 'an expunged test is SKIP with its reason; one without a rea
 	test "$(row a/9)" = "expunged expunged SKIP: vanilla: expunged: hangs the guest on 9.9 (vanilla); patched: expunged: hangs the guest on 9.9 (vanilla)" &&
 	echo "a/8" >>exp && test_must_fail 2 judge-fstests 9.9 j exp vanilla patched 2>err &&
 	test_grep "exp:2: a/8 is expunged without a reason" err
+'
+test_expect_success 'a line of fstests.tsv that is not a record is its test'"'"'s ERROR; the others keep their verdicts' '
+	rm -rf j && variant vanilla a/1:pass a/2:pass a/3:pass && variant patched a/1:pass a/2:pass a/3:fail &&
+	printf "a/1\tpass\t5\t\na/2\tfail\t5\tcheck said\ta tab\r\nand a newline\na/3\tfail\t5\tfail\n" >j/patched/fstests.tsv &&
+	test_must_fail 3 judge-fstests 9.9 j none vanilla patched >out &&
+	test "$(row a/1)" = "pass pass PASS: " && row a/3 | grep "^pass fail FAIL: " &&
+	test "$(row a/2)" = "pass error ERROR: patched: no result: j/patched/fstests.tsv:2: not a record (TEST, status, seconds, message): a/2\\tfail\\t5\\tcheck said\\ta tab\\r; j/patched/fstests.tsv:3: a line broken off its record: and a newline"
 '
 test_expect_success 'variants that ran tests vanilla did not, or no kernel named, are refused' '
 	rm -rf j && variant vanilla a/1:pass && variant patched a/2:pass &&
