@@ -2,8 +2,13 @@
 # Shared by test/run-guest (the image cases) and test/run-corpus (the
 # e2fsprogs images): one bounded boot, the guest's KTAP split per item, and
 # what each planned item came to.  Callers set: out (the output folder),
-# qemu, accel, limit, stall, mem and boot (the boot's number).
+# qemu, accel, limit, stall, mem, series, variant and boot (the boot's
+# number).
 # shellcheck shell=sh
+
+# The items a boot that died before its first case left to boot once more,
+# and how many boots were such a second one.
+st_again= retries=0
 
 # guest_boot KERNEL INITRD LOG KTAP [QEMU ARGS...]: one boot, bounded by
 # $limit seconds in all and by $stall seconds without a new line from the
@@ -101,36 +106,79 @@ split_ktap() {
 # settle REMAINING PLANNED LOG KTAP: record what each planned item of the
 # boot came to; the first without a verdict is the culprit (TIMEOUT or
 # ERROR), the rest go to the next boot.  Sets next (items still to run).
+#
+# A boot that ended before its first case started (no KTAP from the
+# guest, or no "# case" line of it and no verdict) is no item's doing, and
+# a loaded host can stop a kernel that boots well: the first time, nothing
+# is recorded and the same items boot once more (next is REMAINING); the
+# second time every planned item is recorded, the first with the reason.
+# A guest that stopped after a verdict, before the next case started, is
+# the trouble of the case before: that case is ERROR or TIMEOUT, and the
+# next goes to the next boot.
 settle() {
-	st_booted=$(LC_ALL=C grep -a -c '^KTAP version 1' "$4" || :)
-	next=
-	st_culprit=
+	st_started=" $(LC_ALL=C tr -d '\r' <"$4" | LC_ALL=C sed -n 's/^# case [0-9][0-9]* \([^ ]*\)$/\1/p' | tr '\n' ' ')"
+	st_why=$(tsv_text "$(console_why "$3")")
+	if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+		st_state=TIMEOUT st_bound="$limit seconds"
+		[ -z "$gb_stalled" ] || st_bound="$stall seconds without output"
+	else
+		st_state=ERROR st_bound=
+	fi
+	# The first planned item without a verdict, and the one before it.
+	st_culprit= st_prev= st_after= st_never=
+	for st_c in $1; do
+		case $2 in *" $st_c "*) ;; *) continue ;; esac
+		[ -f "$out/cases/$st_c.ktap" ] || { st_culprit=$st_c; break; }
+		st_prev=$st_c
+	done
+	case $st_culprit:$st_started in
+	:* | *" $st_culprit "*) ;;
+	*)
+		if [ -n "$st_prev" ]; then
+			st_after=$st_prev st_culprit=
+		elif [ "$st_again" != "$1" ]; then
+			st_again=$1 next=$1 retries=$((retries + 1))
+			stage "$series" "$variant: boot $boot died before its first case${st_why:+ ($st_why)}; its $(echo $2 | wc -w) items boot once more"
+			return 0
+		else
+			st_never=y
+		fi
+		;;
+	esac
+	next= st_past=
 	for st_c in $1; do
 		case $2 in
 		*" $st_c "*) ;;
 		*) next="$next $st_c"; continue ;;
 		esac
-		if [ -z "$st_culprit" ] && [ -f "$out/cases/$st_c.ktap" ]; then
-			if grep -q '^not ok' "$out/cases/$st_c.ktap"; then
-				record "$st_c" ERROR "$(head -1 "$out/cases/$st_c.ktap" | sed 's/.*# ERROR //')"
+		if [ -n "$st_past" ]; then
+			if [ -n "$st_never" ]; then
+				record "$st_c" "$st_state" "guest never started a case, in two boots (log: $3)"
 			else
-				record "$st_c" DONE -
+				next="$next $st_c"
 			fi
-		elif [ -z "$st_culprit" ]; then
-			st_culprit=$st_c
-			st_why=$(tsv_text "$(console_why "$3")")
-			if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
-				st_bound="$limit seconds"
-				[ -z "$gb_stalled" ] || st_bound="$stall seconds without output"
+		elif [ "$st_c" = "$st_culprit" ]; then
+			st_past=y
+			if [ "$st_state" = TIMEOUT ]; then
 				record "$st_c" TIMEOUT "# TIMEOUT $st_bound${st_why:+: $st_why} (log: $3)"
 			else
 				record "$st_c" ERROR "guest stopped without a verdict (qemu exit $rc)${st_why:+: $st_why} (log: $3)"
 			fi
-		elif [ "$st_booted" -eq 0 ]; then
-			# A kernel that never reached init gets no second chance per item.
-			record "$st_c" "$(tail -1 "$out/status.tsv" | cut -f2)" "guest never started (log: $3)"
+		elif [ "$st_c" = "$st_after" ]; then
+			st_past=y
+			st_own=
+			if grep -q '^not ok' "$out/cases/$st_c.ktap"; then
+				st_own="$(head -1 "$out/cases/$st_c.ktap" | sed 's/.*# ERROR //'); then "
+			fi
+			if [ "$st_state" = TIMEOUT ]; then
+				record "$st_c" TIMEOUT "$st_own# TIMEOUT $st_bound after its verdict, before the next case started${st_why:+: $st_why} (log: $3)"
+			else
+				record "$st_c" ERROR "${st_own}guest stopped after its verdict, before the next case started (qemu exit $rc)${st_why:+: $st_why} (log: $3)"
+			fi
+		elif grep -q '^not ok' "$out/cases/$st_c.ktap"; then
+			record "$st_c" ERROR "$(head -1 "$out/cases/$st_c.ktap" | sed 's/.*# ERROR //')"
 		else
-			next="$next $st_c"
+			record "$st_c" DONE -
 		fi
 	done
 }

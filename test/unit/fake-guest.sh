@@ -2,8 +2,11 @@
 # A stand-in for QEMU and the guest, for tests of the runner and reports:
 # it reads the plan from the initramfs and answers as $FAKE says: ok,
 # silent (never answers), panic, hang, trouble, wrong, leak, reval or
-# revalleak (in case b); crlf (carriage returns and tabs in the console
-# and the report; case a has kernel trouble, case b dies).
+# revalleak (in case b); bootpanic (the first boot panics before the
+# guest starts, as the x86 timer check does on a loaded host),
+# bootpanic-always (every boot does), crlf (carriage returns and tabs in
+# the console and the report; case a has kernel trouble, case b dies),
+# afterpanic (the kernel panics after case a's verdict).
 # shellcheck shell=sh
 export KIT_CACHE="$trash/cache" KIT_CASES_DIR="$trash/cases" KIT_IMAGES="$trash/images"
 export KIT_QEMU="$trash/fake-qemu" KIT_GUEST_INIT="$trash/init" KIT_GUEST_TIMEOUT=3
@@ -35,7 +38,7 @@ st() {
 }
 
 setup() {
-	fake_matrix && mkdir -p cases images cache && : >init && chmod +x init && touch kernel &&
+	fake_matrix && mkdir -p cases images cache && : >init && chmod +x init && touch kernel && rm -f booted &&
 	for c in a b c; do
 		mkdir -p cases/$c && rm -f cases/$c/expect.* && echo "ro" >cases/$c/mount &&
 		printf "mount: ok\nkmsg~ hello $c\n" >cases/$c/expect &&
@@ -46,6 +49,14 @@ setup() {
 	fake_qemu fake-qemu <<-'Q'
 	plan=$(cpio -i --quiet --to-stdout plan <"$rd")
 	[ "$FAKE" = silent ] && exec sleep 60
+	case $FAKE in
+	bootpanic*)
+		if [ "$FAKE" = bootpanic-always ] || [ ! -e booted ]; then
+			: >booted
+			printf "Kernel panic - not syncing: IO-APIC + timer doesn't work!  Boot with apic=debug\r\n" >"$console"
+			exit 0
+		fi ;;
+	esac
 	echo "KTAP version 1"
 	n=0
 	echo "$plan" | while read -r dev c mode; do
@@ -60,6 +71,10 @@ setup() {
 		crlf:b)
 			printf "# out: mount: ok\r\n# kmsg: \thello b\r\n"
 			printf "BUG: kernel NULL pointer dereference, address: 0\tRIP: ext4_fill_super\r\nKernel panic - not syncing: Fatal exception\r\n" >"$console"
+			exit 0 ;;
+		afterpanic:a)
+			echo "# out: mount: ok"; echo "# kmsg: hello a"; echo "ok $n a"
+			echo "Kernel panic - not syncing: Fatal exception in interrupt" >"$console"
 			exit 0 ;;
 		leak:b) echo "# out: mount: ok"; echo "# out: files: 1 bad (first: b: content differs)"; echo "# kmsg: hello b"; echo "ok $n b"; continue ;;
 		reval:b | revalleak:b)

@@ -64,12 +64,30 @@ test_expect_success 'a variant the stack does not have is refused by the judge' 
 	setup && FAKE=ok run-guest 9.9 other kernel r &&
 	test_must_fail 2 judge 9.9 other r 2>err && test_grep "not a variant of 9.9" err
 '
+test_expect_success 'a boot that dies before its first case boots once more, its cases judged as ever' '
+	setup && guest bootpanic vanilla r >out &&
+	test "$(st r a)$(st r b)$(st r c)" = PASSPASSPASS && test -f r/boot2.log && test ! -f r/boot3.log &&
+	test_grep "boot 1 died before its first case (Kernel panic - not syncing: IO-APIC + timer doesn.t work!  Boot with apic=debug); its 3 items boot once more" out &&
+	test_grep "3 of 3 cases ran to their end, 2 boot(s) (1 again after a boot died before its first case)" out
+'
+test_expect_success 'a second boot that dies before its first case records every case, with the reason readable' '
+	setup && guest bootpanic-always vanilla r >out &&
+	test "$(st r a)$(st r b)$(st r c)" = ERRORERRORERROR && test -f r/boot2.log && test ! -f r/boot3.log &&
+	test "$(st r a reason)" = "guest stopped without a verdict (qemu exit 0): Kernel panic - not syncing: IO-APIC + timer doesn'"'"'t work!  Boot with apic=debug (log: r/boot2.log)" &&
+	test "$(st r c reason)" = "guest never started a case, in two boots (log: r/boot2.log)" &&
+	! grep -q "$(printf "\r")" r/boot.tsv
+'
 test_expect_success 'carriage returns, tabs and a panic in what the guest printed cost no other case its verdict' '
 	setup && guest crlf vanilla r &&
 	test "$(st r a):$(st r b):$(st r c)" = ERROR:ERROR:PASS && test -f r/boot2.log && test ! -f r/boot3.log &&
 	test "$(st r a reason)" = "kernel trouble: WARNING: CPU: 0 PID: 1 at fs/ext4/super.c:10\\text4_fill_super" &&
 	test "$(st r b reason)" = "guest stopped without a verdict (qemu exit 0): BUG: kernel NULL pointer dereference, address: 0\\tRIP: ext4_fill_super (log: r/boot1.log)" &&
 	test "$(wc -l <r/boot.tsv)" -eq 5 && ! grep -q "$(printf "\r")" r/boot.tsv
+'
+test_expect_success 'a guest that stops after a verdict, before the next case started, is that case'"'"'s ERROR' '
+	setup && guest afterpanic vanilla r &&
+	test "$(st r a):$(st r b):$(st r c)" = ERROR:PASS:PASS && test -f r/boot2.log && test ! -f r/boot3.log &&
+	test "$(st r a reason)" = "guest stopped after its verdict, before the next case started (qemu exit 0): Kernel panic - not syncing: Fatal exception in interrupt (log: r/boot1.log)"
 '
 test_expect_success 'a line of boot.tsv that is not a record is its case'"'"'s ERROR; the others keep their verdicts' '
 	setup && guest ok vanilla r && cp r/boot.tsv good &&
