@@ -19,7 +19,16 @@
  * compares them with the case's expected verdict), the kernel's own
  * messages of that case to "# kmsg: " lines, all on /dev/ttyS1.  An Oops, BUG, WARNING, KASAN
  * or panic line in the case's kernel log makes it "not ok", whatever the
- * mount returned.  Then it powers off through reboot(2), which QEMU with
+ * mount returned.  Messages the kernel prints after a case's verdict and
+ * before the next case starts (a late KASAN report or WARNING from work
+ * the case left behind) are that case's too: they follow a line
+ * "# after N CASE", and trouble among them is reported as "# trouble after
+ * N CASE: LINE", which the host makes the case's ERROR.  Every line of the
+ * kernel log is scanned; what the kernel printed before the first case
+ * comes first, as "# kmsg: " lines of no case.  Text from the kernel or
+ * from an image (messages, file names) is printed with its control
+ * characters escaped (\t, \r, \n, \xHH), so it cannot end or forge a line.
+ * Then it powers off through reboot(2), which QEMU with
  * -no-reboot turns into an exit.
  *
  * With /corpus instead ("DEV" on its first line, then "IMAGE OFFSET SIZE"
@@ -100,42 +109,146 @@ static void say(const char *fmt, ...)
 	fflush(stdout);
 }
 
+/* ---- text the guest did not write ---- */
+
+/* S with its control characters escaped into DST (LEN bytes), cut short
+ * when DST is full: a kernel message or a file name on one line of the
+ * report, whatever bytes it holds. */
+static const char *escape(char *dst, size_t len, const char *s)
+{
+	size_t n = 0;
+
+	for (; *s && n + 5 < len; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '\t' || c == '\r' || c == '\n') {
+			dst[n++] = '\\';
+			dst[n++] = c == '\t' ? 't' : c == '\r' ? 'r' : 'n';
+		} else if (c < 0x20 || c == 0x7f) {
+			n += (size_t)snprintf(dst + n, len - n, "\\x%02x", c);
+		} else {
+			dst[n++] = (char)c;
+		}
+	}
+	dst[n] = '\0';
+	return dst;
+}
+
 /* ---- kernel log, per case ---- */
 
-static char trouble[256];
+/*
+ * The guest is the kernel log's only reader: each drain reads every
+ * message the kernel has not handed out yet (the kernel's own log buffer,
+ * 128 KiB by default, bounds what can wait unread), scans every line for
+ * trouble and prints each as a "# kmsg: " line.  Past KLOG_SHOWN bytes in
+ * one drain only the lines that are trouble are printed, and a last line
+ * says how many were not; KLOG_MAX bounds a drain, so a kernel that never
+ * stops printing cannot hold the guest (the rest waits for the next one).
+ */
+#define KLOG_CHUNK (1 << 16)
+#define KLOG_SHOWN (1L << 20)
+#define KLOG_MAX (16L << 20)
+
+static char trouble[512];
 
 static const char *const bad_words[] = {
 	"Oops", "BUG:", "WARNING:", "KASAN", "Kernel panic", "general protection fault",
 	"kernel BUG", "Call Trace", "UBSAN", NULL,
 };
 
-static void klog_drain(int print)
+struct klog_count {
+	long shown, hidden, hidden_bytes;
+};
+
+static void klog_line(char *p, struct klog_count *k)
 {
-	static char buf[1 << 16];
-	int n = klogctl(KLOG_SIZE_UNREAD, NULL, 0);
-	char *line, *save = NULL;
+	static char esc[8192];
+	const char *const *w;
+	size_t len;
+	int bad = 0;
 
-	if (n <= 0)
+	if (p[0] == '<' && strchr(p, '>'))	/* "<3>" level prefix */
+		p = strchr(p, '>') + 1;
+	len = strlen(p) + 1;
+	for (w = bad_words; *w && !bad; w++)
+		bad = strstr(p, *w) != NULL;
+	if (bad && !trouble[0])
+		escape(trouble, sizeof(trouble), p);
+	if (!bad && k->shown + (long)len > KLOG_SHOWN) {
+		k->hidden++;
+		k->hidden_bytes += (long)len;
 		return;
-	if (n > (int)sizeof(buf) - 1)
-		n = sizeof(buf) - 1;
-	n = klogctl(KLOG_READ, buf, n);
-	if (n <= 0)
-		return;
-	buf[n] = '\0';
-	if (!print)
-		return;
-	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		const char *const *w;
-		char *p = line;
-
-		if (p[0] == '<' && strchr(p, '>'))	/* "<3>" level prefix */
-			p = strchr(p, '>') + 1;
-		say("# kmsg: %s\n", p);
-		for (w = bad_words; *w; w++)
-			if (strstr(p, *w) && !trouble[0])
-				snprintf(trouble, sizeof(trouble), "%s", p);
 	}
+	k->shown += (long)len;
+	say("# kmsg: %s\n", escape(esc, sizeof(esc), p));
+}
+
+/* Read, scan and print what the kernel has not handed out yet. */
+static void klog_drain(void)
+{
+	static char buf[KLOG_CHUNK + 1];
+	struct klog_count k = { 0, 0, 0 };
+	size_t have = 0;
+	long total = 0;
+	char *start, *nl;
+	int n;
+
+	while (total < KLOG_MAX && (n = klogctl(KLOG_SIZE_UNREAD, NULL, 0)) > 0) {
+		/* A message may be handed out in two reads: keep its start. */
+		if (n > (int)(KLOG_CHUNK - have))
+			n = (int)(KLOG_CHUNK - have);
+		n = klogctl(KLOG_READ, buf + have, n);
+		if (n <= 0)
+			break;
+		total += n;
+		have += (size_t)n;
+		buf[have] = '\0';
+		for (start = buf; (nl = memchr(start, '\n', have - (size_t)(start - buf))); start = nl + 1) {
+			*nl = '\0';
+			if (*start)
+				klog_line(start, &k);
+		}
+		have -= (size_t)(start - buf);
+		memmove(buf, start, have);
+		if (have == KLOG_CHUNK) {
+			buf[have] = '\0';
+			klog_line(buf, &k);
+			have = 0;
+		}
+	}
+	if (have) {
+		buf[have] = '\0';
+		klog_line(buf, &k);
+	}
+	if (k.hidden)
+		say("# kmsg: [guest-init: %ld more lines (%ld bytes) of kernel messages not shown; every line was scanned]\n",
+		    k.hidden, k.hidden_bytes);
+}
+
+/* What the kernel printed before the first case: shown, not judged. */
+static void klog_boot(void)
+{
+	trouble[0] = '\0';
+	klog_drain();
+	if (trouble[0])
+		say("# trouble at boot: %s\n", trouble);
+	trouble[0] = '\0';
+}
+
+/* What the kernel printed after case N's verdict is that case's: see the
+ * top of this file.  Returns whether it was trouble. */
+static int klog_after(int n, const char *name)
+{
+	if (klogctl(KLOG_SIZE_UNREAD, NULL, 0) <= 0)
+		return 0;
+	trouble[0] = '\0';
+	say("# after %d %s\n", n, name);
+	klog_drain();
+	if (!trouble[0])
+		return 0;
+	say("# trouble after %d %s: %s\n", n, name, trouble);
+	trouble[0] = '\0';
+	return 1;
 }
 
 /* ---- content ---- */
@@ -217,7 +330,7 @@ static void check_files(const char *name, const char *mnt)
 	fclose(m);
 	say("# files: %d of %d match\n", total - bad, total);
 	if (bad)
-		say("# out: files: %d bad (first: %s)\n", bad, first);
+		say("# out: files: %d bad (first: %s)\n", bad, escape(path, sizeof(path), first));
 	else
 		say("# out: files: ok\n");
 }
@@ -319,7 +432,6 @@ static int run_case(int n, const struct plan *p)
 	int rw = !strcmp(p->mode, "rw");
 	const char *opts = p->opts[0] ? p->opts : NULL;
 
-	klog_drain(0);
 	trouble[0] = '\0';
 	say("# case %d %s\n", n, p->name);
 	snprintf(dev, sizeof(dev), "/dev/%s", p->dev);
@@ -369,7 +481,7 @@ static int run_case(int n, const struct plan *p)
 		}
 	}
 	sync();
-	klog_drain(1);
+	klog_drain();
 	if (trouble[0]) {
 		say("not ok %d %s # ERROR kernel trouble: %s\n", n, p->name, trouble);
 		return 0;
@@ -577,7 +689,6 @@ static int corpus_image(int n, int disk, const char *name, long long off, long l
 	char loopdev[32], mnt[128];
 	int ctl, nr, lfd = -1, e = 0;
 
-	klog_drain(0);
 	trouble[0] = '\0';
 	say("# case %d %s\n", n, name);
 	ctl = open("/dev/loop-control", O_RDWR);
@@ -612,7 +723,7 @@ static int corpus_image(int n, int disk, const char *name, long long off, long l
 	} else {
 		struct walk w;
 		unsigned char sum[32];
-		char hex[65];
+		char hex[65], esc[4 * sizeof(w.first)];
 		int fd = open(mnt, O_RDONLY | O_DIRECTORY);
 
 		say("# out: mount: ok\n");
@@ -628,16 +739,16 @@ static int corpus_image(int n, int disk, const char *name, long long off, long l
 		hex[16] = '\0';
 		say("# out: walk: %ld dirs, %ld files, %ld links, %lld bytes, %ld errors, sha256 %s%s%s%s%s\n",
 		    w.dirs, w.files, w.links, w.bytes, w.errors, hex, w.truncated ? ", truncated" : "",
-		    w.first[0] ? " (first: " : "", w.first, w.first[0] ? ")" : "");
+		    w.first[0] ? " (first: " : "", escape(esc, sizeof(esc), w.first), w.first[0] ? ")" : "");
 		if (w.nzone)
 			say("# out: zone: %zu blocks, %ld read through a file%s%s%s\n", w.nzone, w.leaks,
-			    w.leaks ? " (first: " : "", w.first_leak, w.leaks ? ")" : "");
+			    w.leaks ? " (first: " : "", escape(esc, sizeof(esc), w.first_leak), w.leaks ? ")" : "");
 		free(w.zone);
 		say("# out: umount: %s\n", errname(umount(mnt) ? errno : 0));
 	}
 	rmdir(mnt);
 	close(lfd);
-	klog_drain(1);
+	klog_drain();
 	if (trouble[0]) {
 		say("not ok %d %s # ERROR kernel trouble: %s\n", n, name, trouble);
 		return 0;
@@ -649,9 +760,9 @@ static int corpus_image(int n, int disk, const char *name, long long off, long l
 /* /corpus: "DEV", then "IMAGE OFFSET SIZE" a line. */
 static int run_corpus(FILE *f)
 {
-	char line[512], dev[64], path[80], name[256];
+	char line[512], dev[64], path[80], name[256], prev[256] = "";
 	long long off, size;
-	int n = 0, pass = 0, disk;
+	int n = 0, pass = 0, last = 0, disk;
 
 	if (!fgets(line, sizeof(line), f) || sscanf(line, "%63s", dev) != 1) {
 		say("1..0 # SKIP /corpus names no disk\n");
@@ -669,19 +780,27 @@ static int run_corpus(FILE *f)
 	rewind(f);
 	n = 0;
 	(void)!fgets(line, sizeof(line), f);
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%255s %lld %lld", name, &off, &size) == 3)
-			pass += corpus_image(++n, disk, name, off, size);
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%255s %lld %lld", name, &off, &size) != 3)
+			continue;
+		if (n)
+			pass -= klog_after(n, prev) && last;
+		last = corpus_image(++n, disk, name, off, size);
+		pass += last;
+		snprintf(prev, sizeof(prev), "%s", name);
+	}
+	if (n)
+		pass -= klog_after(n, prev) && last;
 	say("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:0 error:0\n", pass, n - pass);
 	close(disk);
 	return 0;
 }
 
-static int read_plan(struct plan *pl)
+static int read_plan(const char *path, struct plan *pl)
 {
 	char line[512];
 	int n = 0;
-	FILE *f = fopen("/plan", "r");
+	FILE *f = fopen(path, "r");
 
 	if (!f)
 		return -1;
@@ -716,6 +835,24 @@ static int read_plan(struct plan *pl)
 	}
 	fclose(f);
 	return n;
+}
+
+/* The image cases of the plan, each after the late messages of the one
+ * before it. */
+static void run_plan(struct plan *pl, int n)
+{
+	int i, pass = 0, last = 0;
+
+	say("1..%d\n", n);
+	for (i = 0; i < n; i++) {
+		if (i)
+			pass -= klog_after(i, pl[i - 1].name) && last;
+		last = run_case(i + 1, &pl[i]);
+		pass += last;
+	}
+	if (n)
+		pass -= klog_after(n, pl[n - 1].name) && last;
+	say("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:0 error:0\n", pass, n - pass);
 }
 
 /*
@@ -758,7 +895,7 @@ static void load_modules(void)
 int main(void)
 {
 	static struct plan pl[MAX_CASES];
-	int n, i, fd, pass = 0;
+	int n, fd;
 	FILE *corpus;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -780,18 +917,16 @@ int main(void)
 
 	load_modules();
 	say("KTAP version 1\n");
+	klog_boot();
 	corpus = fopen("/corpus", "r");
-	n = corpus ? 0 : read_plan(pl);
+	n = corpus ? 0 : read_plan("/plan", pl);
 	if (corpus) {
 		run_corpus(corpus);
 		fclose(corpus);
 	} else if (n < 0) {
 		say("1..0 # SKIP no /plan\n");
 	} else {
-		say("1..%d\n", n);
-		for (i = 0; i < n; i++)
-			pass += run_case(i + 1, &pl[i]);
-		say("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:0 error:0\n", pass, n - pass);
+		run_plan(pl, n);
 	}
 	say("# guest done\n");
 	sync();

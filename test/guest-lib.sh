@@ -94,10 +94,14 @@ console_why() {
 }
 
 # split_ktap KTAP: OUT/cases/ITEM.{out,kmsg,ktap} from the guest's report
-# (lines the parser does not know are ignored, as KTAP asks).
+# (lines the parser does not know are ignored, as KTAP asks).  Kernel
+# messages after an item's verdict ("# after N ITEM") go on its .kmsg;
+# trouble among them ("# trouble after N ITEM: LINE") is its .late.
 split_ktap() {
 	tr -d '\r' <"$1" | awk -v dir="$out/cases" '
 		/^# case [0-9]+ / { c = $4; printf "" >(dir "/" c ".out"); printf "" >(dir "/" c ".kmsg"); next }
+		/^# after [0-9]+ / { c = $4; next }
+		/^# trouble after [0-9]+ / { t = $5; sub(/:$/, "", t); sub(/^# trouble after [0-9]+ [^ ]+ /, ""); print >(dir "/" t ".late"); next }
 		c != "" && /^# out: / { sub(/^# out: /, ""); print >>(dir "/" c ".out"); next }
 		c != "" && /^# kmsg: / { sub(/^# kmsg: /, ""); print >>(dir "/" c ".kmsg"); next }
 		/^(not )?ok [0-9]+ / { n = ($1 == "not") ? $4 : $3; print >(dir "/" n ".ktap"); c = ""; next }'
@@ -113,8 +117,8 @@ split_ktap() {
 # is recorded and the same items boot once more (next is REMAINING); the
 # second time every planned item is recorded, the first with the reason.
 # A guest that stopped after a verdict, before the next case started, is
-# the trouble of the case before: that case is ERROR or TIMEOUT, and the
-# next goes to the next boot.
+# the trouble of the case before, as its late kernel messages are: that
+# case is ERROR or TIMEOUT, and the next goes to the next boot.
 settle() {
 	st_started=" $(LC_ALL=C tr -d '\r' <"$4" | LC_ALL=C sed -n 's/^# case [0-9][0-9]* \([^ ]*\)$/\1/p' | tr '\n' ' ')"
 	st_why=$(tsv_text "$(console_why "$3")")
@@ -177,6 +181,8 @@ settle() {
 			fi
 		elif grep -q '^not ok' "$out/cases/$st_c.ktap"; then
 			record "$st_c" ERROR "$(head -1 "$out/cases/$st_c.ktap" | sed 's/.*# ERROR //')"
+		elif [ -s "$out/cases/$st_c.late" ]; then
+			record "$st_c" ERROR "kernel trouble after its verdict: $(head -1 "$out/cases/$st_c.late")"
 		else
 			record "$st_c" DONE -
 		fi

@@ -115,8 +115,8 @@ test_expect_success 'a pattern nothing matches is one clear error' '
 
 # corpus_guest: a stand-in QEMU for run-corpus: it reads /corpus from the initramfs and
 # says of each image what FAKE_<image> asks (ok by default): refused,
-# other (another walk), hang, oops, tabs (trouble with a tab and a
-# carriage return).
+# other (another walk), hang, oops, tabs (trouble with a tab and a carriage
+# return), late (a WARNING after its verdict, as test/guest-init reports it).
 corpus_guest() {
 	mkdir -p corpus && printf "a 0 4096 -\nb 1048576 4096 -\nc 2097152 4096 -\ns 3145728 4096 shared_blocks\n" >corpus/index &&
 	: >corpus/disk && : >init && chmod +x init && : >kernel &&
@@ -132,6 +132,8 @@ corpus_guest() {
 		refused) echo "# out: mount: EUCLEAN"; echo "# kmsg: EXT4-fs (loop0): bad geometry"; echo "ok $n $img" ;;
 		oops) echo "# out: mount: ok"; echo "not ok $n $img # ERROR kernel trouble: BUG: KASAN: use-after-free in ext4_xattr"; ;;
 		tabs) echo "# out: mount: ok"; printf "not ok $n $img # ERROR kernel trouble: BUG: KASAN:\tuse-after-free in ext4_xattr\r\n" ;;
+		late) echo "# out: mount: EUCLEAN"; echo "ok $n $img"; echo "# after $n $img"; echo "# kmsg: WARNING: CPU: 0 PID: 1 at fs/ext4/super.c:9"
+		      echo "# trouble after $n $img: WARNING: CPU: 0 PID: 1 at fs/ext4/super.c:9" ;;
 		*) echo "# out: mount: ok"
 		   echo "# out: walk: 2 dirs, 3 files, 0 links, 99 bytes, 0 errors, sha256 $( [ "$what" = other ] && echo 2222 || echo 1111)"
 		   echo "# out: umount: ok"; echo "ok $n $img" ;;
@@ -185,6 +187,12 @@ test_expect_success 'a tab and a carriage return in an image'"'"'s trouble cost 
 	corpus_guest && FAKE_b=tabs corpus_ vanilla && FAKE_b=tabs corpus_ patched &&
 	test "$(rec patched a status):$(rec patched b status):$(rec patched c status)" = PASS:ERROR:PASS &&
 	test "$(rec patched b reason)" = "kernel trouble: BUG: KASAN:\\tuse-after-free in ext4_xattr"
+'
+test_expect_success 'a WARNING after an image'"'"'s verdict is that image'"'"'s ERROR, on vanilla too' '
+	corpus_guest && FAKE_b=late corpus_ vanilla &&
+	test "$(rec vanilla a status):$(rec vanilla b status):$(rec vanilla c status)" = PASS:ERROR:PASS &&
+	test "$(rec vanilla b reason)" = "kernel trouble after its verdict: WARNING: CPU: 0 PID: 1 at fs/ext4/super.c:9" &&
+	test_grep "^WARNING: CPU: 0 PID: 1 at fs/ext4/super.c:9$" runs/vanilla/cases/b.kmsg
 '
 test_expect_success 'an image that hangs is TIMEOUT and the images after it still run' '
 	corpus_guest && corpus_ vanilla && FAKE_b=hang corpus_ patched &&

@@ -97,6 +97,47 @@ test_expect_success 'a line of boot.tsv that is not a record is its case'"'"'s E
 	judge 9.9 vanilla r && test "$(st r a):$(st r b):$(st r c)" = PASS:ERROR:PASS &&
 	test "$(st r b reason)" = "boot.tsv: not a record (ITEM, state, detail, log): b\\tERROR\\tKernel panic\\r with\\ta tab\\tr/boot1.log; boot.tsv: a line broken off its record: Boot with apic=debug\\r"
 '
+
+# The real guest (test/guest-init.c) with the kernel played by files:
+# test/unit/guest-init-stub.c.  Every image is refused (EUCLEAN); klog/CASE
+# is what the kernel prints during its mount, and after "--- after", once
+# the guest has read its log.
+command -v cc >/dev/null && test_set_prereq CC
+stub_guest() {
+	setup && rm -rf klog && mkdir klog &&
+	cc -O2 -Wall -I"$TOP/common" -o stub "$TOP/test/unit/guest-init-stub.c" "$TOP/common/sha256.c" &&
+	for c in a b c; do printf "mount: EUCLEAN\n" >cases/$c/expect || return 1; done &&
+	fake_qemu fake-qemu <<-'Q'
+	cpio -i --quiet --to-stdout plan <"$rd" >plan.run
+	exec ./stub plan.run
+	Q
+}
+test_expect_success CC 'a WARNING the kernel prints after a case'"'"'s verdict makes that case ERROR, not the next' '
+	stub_guest &&
+	printf "%s\n" "EXT4-fs (vda): bad geometry" "--- after" "WARNING: CPU: 0 PID: 1 at fs/ext4/super.c:100 ext4_put_super" >klog/a &&
+	printf "%s\n" "--- after" "WARNING: CPU: 0 PID: 1 at fs/ext4/inode.c:5 after the last case" >klog/c &&
+	guest stub vanilla r && test "$(st r a):$(st r b):$(st r c)" = ERROR:PASS:ERROR &&
+	test "$(st r a reason)" = "kernel trouble after its verdict: WARNING: CPU: 0 PID: 1 at fs/ext4/super.c:100 ext4_put_super" &&
+	test_grep "^WARNING: CPU: 0 PID: 1 at fs/ext4/super.c:100" r/cases/a.kmsg &&
+	test_grep "after the last case" r/cases/c.kmsg
+'
+test_expect_success CC 'every line of a case'"'"'s kernel log is read and scanned, however long' '
+	stub_guest &&
+	{ yes "EXT4-fs (vdb): a line of a long log" | head -n 3000 && echo "UBSAN: shift-out-of-bounds in fs/ext4/super.c:7"; } >klog/b &&
+	{ yes "EXT4-fs (vdc): a line of a longer log" | head -n 20000 && echo "BUG: KASAN: use-after-free in ext4_xattr_get" &&
+	  yes "EXT4-fs (vdc): a line of a longer log" | head -n 20000; } >klog/c &&
+	guest stub vanilla r && test "$(st r a):$(st r b):$(st r c)" = PASS:ERROR:ERROR &&
+	test "$(st r b reason)" = "kernel trouble: UBSAN: shift-out-of-bounds in fs/ext4/super.c:7" &&
+	test "$(grep -c "a line of a long log" r/cases/b.kmsg)" -eq 3000 &&
+	test "$(st r c reason)" = "kernel trouble: BUG: KASAN: use-after-free in ext4_xattr_get" &&
+	test_grep "^BUG: KASAN: use-after-free in ext4_xattr_get$" r/cases/c.kmsg &&
+	test_grep "^\[guest-init: [0-9]* more lines ([0-9]* bytes) of kernel messages not shown; every line was scanned\]$" r/cases/c.kmsg
+'
+test_expect_success CC 'control characters in a kernel message reach the judge escaped' '
+	stub_guest && printf "EXT4-fs (vda): bad\tgeometry\033[0m\r\n" >klog/a && guest stub vanilla r &&
+	test "$(st r a):$(st r a kernel)" = "PASS:EXT4-fs (DEV): bad\\tgeometry\\x1b[0m\\r" &&
+	test "$(cat r/cases/a.kmsg)" = "EXT4-fs (vda): bad\\tgeometry\\x1b[0m\\r"
+'
 # Last: the extra cases stay in the trash directory.
 test_expect_success 'more cases than 26 disks take a second boot, none lost or blamed' '
 	rm -rf cases images && setup && for c in d e f g h i j k l m n o p q r s t u v w x y z zz1 zz2 zz3; do
