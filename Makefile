@@ -68,9 +68,13 @@ $(BIN)/fuzz: test/fuzz.c test/mutate.c test/mutate.h common/sha256.c common/sha2
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Icommon -Itest -o $@ test/fuzz.c test/mutate.c common/sha256.c -lext2fs -lcom_err
 
-$(BIN)/guest-init: test/guest-init.c common/sha256.c common/sha256.h | $(call deps,tools)
+# (The guest program carries the key of its sources beside it, $@.key,
+# written only once it built: a boot records that, not the sources' key.)
+$(BIN)/guest-init: $(shell build/key files prog) build/key | $(call deps,tools)
 	@mkdir -p $(@D)
+	@build/key set prog >$@.key.tmp
 	@$(call guarded,$(RESULTS)/tools/guest-init.failed,the guest program build,$(CC) $(CFLAGS) -Icommon -static -o $@ test/guest-init.c common/sha256.c)
+	@mv -f $@.key.tmp $@.key
 
 # Goals that never read the matrix as make variables do not build its reader.
 LIGHT_GOALS := apply review clean-results tools report $(BIN)/matrix
@@ -197,20 +201,26 @@ KEY_judge := $(shell build/key files judge)
 
 # One variant: its kernel (after the variant it builds on, in the same
 # object tree: only the stack's files recompile), its boot, its verdicts.
+# RESULTS/X.Y/VARIANT.kernel names the kernel the run takes, rewritten only
+# when it changes: a kernel taken again from the cache (older than the
+# last boot, of another) is booted again.
 define variant_rules
+$(RESULTS)/$(1)/$(2).kernel: FORCE
+	@mkdir -p $$(@D) && echo $(call kernel,$(1),$(2)) >$$@.tmp && { cmp -s $$@.tmp $$@ && rm -f $$@.tmp || mv -f $$@.tmp $$@; }
+
 $(call kernel,$(1),$(2)): $(call srcdir,$(1)).stamp $(call config_of,$(2)) build/kernel build/lib.sh build/check-config $(S_$(1)_list_$(call stackv,$(2))) $(S_$(1)_patches_$(call stackv,$(2))) $(if $(call base_of,$(1),$(2)),$(call kernel,$(1),$(call base_of,$(1),$(2))))
 	@$$(call guarded,$(RESULTS)/$(1)/$(2)/build.failed,build,KIT_CONFIG=$(call config_of,$(2)) KIT_VARIANT_NAME=$(2) KIT_FIX_A="$(S_$(1)_fix_A)" KIT_FIX_A_ORIG=$(FIX_A_ORIG) \
 	  flock $(call srcdir,$(1)).lock build/kernel $(1) $(call stackv,$(2)) $(call srcdir,$(1)) $(call objdir,$(1),$(call kind,$(2))) $$(@D) $(S_$(1)_stack))
 
 # The corpus: the same kernel on every image of it, judged against vanilla's.
-$(RESULTS)/$(1)/corpus/$(2)/boot.tsv: $(call kernel,$(1),$(2)) $(CORPUS_DIR)/index $(BIN)/guest-init $(KEY_corpus) build/key
+$(RESULTS)/$(1)/corpus/$(2)/boot.tsv: $(call kernel,$(1),$(2)) $(RESULTS)/$(1)/$(2).kernel $(CORPUS_DIR)/index $(BIN)/guest-init $(KEY_corpus) build/key
 	@$$(call guarded,$(RESULTS)/$(1)/corpus/$(2)-boot.failed,corpus boot,$(call guest_env,$(2)) KIT_GUEST_INIT=$(BIN)/guest-init \
 	  test/run-corpus $(1) $(2) $(call kernel,$(1),$(2)) $(CORPUS_DIR) $(RESULTS)/$(1)/corpus/$(2))
-$(RESULTS)/$(1)/corpus/$(2)/judged.json: $(RESULTS)/$(1)/corpus/$(2)/boot.tsv $(RESULTS)/$(1)/corpus/vanilla/boot.tsv $(KEY_judge) $(BIN)/matrix build/key $(wildcard test/corpus/*) | $(call deps,report)
+$(RESULTS)/$(1)/corpus/$(2)/judged.json: $(RESULTS)/$(1)/corpus/$(2)/boot.tsv $(RESULTS)/$(1)/corpus/vanilla/boot.tsv $(KEY_judge) $(BIN)/matrix build/key $(KIT_BUILD)/corpus-expect.list $(wildcard test/corpus/*) | $(call deps,report)
 	@$$(call guarded,$(RESULTS)/$(1)/corpus/$(2)-judge.failed,corpus judge,test/judge --corpus $(1) $(2) $(RESULTS)/$(1)/corpus/$(2) $(RESULTS)/$(1)/corpus/vanilla)
 
 # The boot depends on the kernel and the images, not on what is expected.
-$(RESULTS)/$(1)/$(2)/boot.tsv: $(call kernel,$(1),$(2)) $(IMAGES) $(BIN)/guest-init $(KEY_guest) build/key $(wildcard test/cases/*/mount)
+$(RESULTS)/$(1)/$(2)/boot.tsv: $(call kernel,$(1),$(2)) $(RESULTS)/$(1)/$(2).kernel $(IMAGES) $(BIN)/guest-init $(KEY_guest) build/key $(wildcard test/cases/*/mount)
 	@$$(call guarded,$(RESULTS)/$(1)/$(2)/boot.failed,boot,$(call guest_env,$(2)) KIT_CASES="$(CASES)" KIT_IMAGES=$(KIT_BUILD)/images KIT_GUEST_INIT=$(BIN)/guest-init \
 	  KIT_STACK_HASH=$(or $(call stack_hash,$(1),$(2)),-) test/run-guest $(1) $(2) $(call kernel,$(1),$(2)) $(RESULTS)/$(1)/$(2))
 
@@ -272,7 +282,7 @@ $(call gate_file,$(1),checkpatch): $(call srcdir,$(1)).stamp build/gate-checkpat
 # against its headers (SKIP when this machine's gcc is not the one it was
 # built with), booted on the image cases.
 $(call gate_file,$(1),shipped): $(call srcdir,$(1)).stamp $(call cfgdeb,$(1)) build/gate-shipped build/push-stack build/fetch-debian build/apt-state.sh build/lib.sh $(KIT_BUILD)/gates/$(1).key $(call gate_stack,$(1)) \
-	  $(IMAGES) $(BIN)/guest-init test/run-guest test/guest-lib.sh test/judge $(KIT_BUILD)/expect.list $(wildcard test/cases/*/expect*) | $(call deps,guest report gates)
+	  $(IMAGES) $(BIN)/guest-init $(KEY_guest) $(KEY_judge) $(BIN)/matrix build/key matrix.yaml $(wildcard test/cases/*/mount) $(KIT_BUILD)/expect.list $(wildcard test/cases/*/expect*) | $(call deps,guest report gates)
 	@$$(call guarded,$(RESULTS)/$(1)/gates/shipped.failed,shipped kernel,$(call verdict,KIT_GATE_KEY=$(call gate_key,$(1)) KIT_CASES="$(CASES)" \
 	  KIT_IMAGES=$(KIT_BUILD)/images KIT_GUEST_INIT=$(BIN)/guest-init flock $(call srcdir,$(1)).lock build/gate-shipped $(1) $(S_$(1)_version) $(S_$(1)_suite) $(call cfgdeb,$(1)) $(call srcdir,$(1)) $(S_$(1)_stack) \
 	  $(call gatedir,$(1),shipped) $$(@D) matrix.lock $(call gate_variants,$(1))))
@@ -313,10 +323,17 @@ CELLS := $(foreach s,$(RUN),$(foreach v,$(call variants,$(s)),$(RESULTS)/$(s)/$(
 $(KIT_BUILD)/expect.list: FORCE
 	@mkdir -p $(@D)
 	@ls -1 test/cases/*/expect* >$@.tmp && { cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@; }
-
-$(KIT_BUILD)/images/%.img: test/cases/%/recipe $(BIN)/mkimage
+# The same for the corpus' expectation files (none is none).
+$(KIT_BUILD)/corpus-expect.list: FORCE
 	@mkdir -p $(@D)
+	@ls -1 test/corpus/ 2>/dev/null >$@.tmp; { cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@; }
+
+# (Each image carries the key of what it was made from beside it, $@.key.)
+$(KIT_BUILD)/images/%.img: test/cases/%/recipe $(BIN)/mkimage build/key
+	@mkdir -p $(@D)
+	@build/key made $* >$@.key.tmp
 	@$(call guarded,$(RESULTS)/images/$*.failed,image $*,$(BIN)/mkimage $< $@)
+	@mv -f $@.key.tmp $@.key
 
 # Written whole by build/fetch-corpus (renamed into place), so the index
 # says it is there.  (FORCE: it checks its downloads against matrix.lock on

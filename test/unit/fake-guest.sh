@@ -39,10 +39,11 @@ st() {
 
 setup() {
 	fake_matrix && mkdir -p cases images cache && : >init && chmod +x init && touch kernel && rm -f booted &&
+	key set prog >init.key &&
 	for c in a b c; do
 		mkdir -p cases/$c && rm -f cases/$c/expect.* && echo "ro" >cases/$c/mount &&
 		printf "mount: ok\nkmsg~ hello $c\n" >cases/$c/expect &&
-		: >images/$c.img && : >images/$c.img.manifest || return 1
+		: >images/$c.img && : >images/$c.img.manifest && key made $c >images/$c.img.key || return 1
 	done
 	# The stand-in reads the plan from the initramfs, as the real guest does.
 	# What the guest says goes to the second serial port, as in the real one.

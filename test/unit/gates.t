@@ -271,8 +271,9 @@ test_expect_success 'shipped: a config without the compiler it was built with is
 test_expect_success 'shipped: the report counts a SKIP with the skipped, a case not as expected fails naming it' '
 	mkdir -p res7/pass/vanilla res7/pass/patched && cp -r sout res7/skip &&
 	printf "vanilla\t2\t2\tshipped\t1.0.0-1-amd64\npatched\t1\t2\tbuilt\t1.0.0-1-amd64\nkey\t-\n" >res7/pass/shipped.tsv &&
-	echo "{\"cells\": [{\"case\": \"a\", \"status\": \"PASS\", \"actual\": \"mounted\", \"expected\": \"mounted\"}]}" >res7/pass/vanilla/cells.json &&
-	echo "{\"cells\": [{\"case\": \"b\", \"status\": \"FAIL\", \"actual\": \"refused EUCLEAN\", \"expected\": \"ro ok, rw EINVAL\"}]}" >res7/pass/patched/cells.json &&
+	k="\"keys\": {\"guest\": \"$(key guest guest "$(key set prog)")\", \"judge\": \"$(key set judge)\"" &&
+	echo "{\"cells\": [{\"case\": \"a\", \"status\": \"PASS\", \"actual\": \"mounted\", \"expected\": \"mounted\", $k, \"case\": \"$(key cases i0 a | cut -d= -f2)\"}}]}" >res7/pass/vanilla/cells.json &&
+	echo "{\"cells\": [{\"case\": \"b\", \"status\": \"FAIL\", \"actual\": \"refused EUCLEAN\", \"expected\": \"ro ok, rw EINVAL\", $k, \"case\": \"$(key cases i0 b | cut -d= -f2)\"}}]}" >res7/pass/patched/cells.json &&
 	printf "kit\tc0\ti0\t-\nseries\t1.0\trun\t-\t%s/tree\ngate\t1.0\tshipped\t%s/res7/pass\t-\nseries\t2.0\trun\t-\t%s/tree\ngate\t2.0\tshipped\t%s/res7/skip\t-\n" "$trash" "$trash" "$trash" "$trash" >res7/plan.tsv &&
 	test_must_fail 1 report res7 >table7 &&
 	test_grep "gates: shipped 1.0.0-1-amd64 FAIL: vanilla 2/2 (shipped ext4.ko), patched 1/2 (built ext4.ko)" table7 &&
@@ -280,5 +281,12 @@ test_expect_success 'shipped: the report counts a SKIP with the skipped, a case 
 	test_grep "shipped SKIP: Debian built it with" table7 &&
 	test_grep "^0 passed, 1 failed, 1 skipped$" table7 &&
 	python3 -c "import json, jsonschema, sys; jsonschema.validate(json.load(open(\"res7/results.json\")), json.load(open(sys.argv[1])))" "$TOP/test/results.schema.json"
+'
+test_expect_success 'shipped: verdicts of another guest or judge, or a guest program that did not build, are ERROR, never a pass' '
+	sed -i "s/\"judge\": \"/\"judge\": \"0/" res7/pass/vanilla/cells.json &&
+	test_must_fail 1 report res7 >table8 && test_grep "1.0 gate shipped: ERROR: vanilla a: stale: made from another judge than" table8 &&
+	sed -i "s/\"judge\": \"0/\"judge\": \"/" res7/pass/vanilla/cells.json && mkdir -p res7/tools &&
+	echo "the guest program build failed (exit 1)" >res7/tools/guest-init.failed &&
+	test_must_fail 1 report res7 >table9 && test_grep "1.0 gate shipped: ERROR: not run: the guest program build failed" table9
 '
 test_done
