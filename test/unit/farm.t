@@ -95,6 +95,11 @@ test_expect_success 'the stats line counts this build only: misses first, then l
 	stats s cs hit.log os2 && test "$(ccache_line hit.log)" = "ccache 3/3 hits (100%)" &&
 	: >none.log && test -z "$(ccache_line none.log)" && test -z "$(ccache_line no-such.log)"
 '
+test_expect_success 'a miss compiles once, without running the preprocessor first (ccache depend mode)' '
+	tree d && mkdir -p od && stats d cd dmiss.log od &&
+	test "$(grep -c "^cache_miss$" dmiss.log)" = 3 && ! grep -q "^preprocessed_cache" dmiss.log &&
+	test -s od/a.d
+'
 
 rport=$(free_port)
 if [ "${prereqs#* REDIS }" != "$prereqs" ]; then
