@@ -167,6 +167,17 @@ gatedir = $(KIT_CACHE)/gates/$(1)-$(SRCKEY_$(1))-$(2)
 # make matrix clears them all first, so they say what failed in this run.
 guarded = rm -f $(1); export KIT_FAILURE_FILE=$(1); $(3) || { rc=$$?; mkdir -p $(dir $(1)); [ -s $(1) ] || echo "$(2) failed (exit $$rc)" >$(1); exit $$rc; }
 
+# The steps of a run share JOBS slots (make matrix JOBS=N, default this
+# machine's processors) through make's jobserver: a boot or a download
+# takes one, and a kernel or gate build takes as many compiles as are
+# free (build/lib.sh's kbuild_jflag), so a boot of one series runs beside
+# the compiles of another and no core waits on a download.  $(REC) marks
+# a recipe line that runs such a build as make's own ("+"), for make
+# hands its jobserver only to those; never under make -n, which would
+# run the line.
+JOBS ?= $(shell nproc)
+REC = $(if $(DRY_RUN),,+)
+
 # (FORCE: fetch-debian checks a .deb already there against matrix.lock on
 # every make, before anything reads it, and fetches it again if it differs.)
 define debian_rules
@@ -209,7 +220,7 @@ $(RESULTS)/$(1)/$(2).kernel: FORCE
 	@mkdir -p $$(@D) && echo $(call kernel,$(1),$(2)) >$$@.tmp && { cmp -s $$@.tmp $$@ && rm -f $$@.tmp || mv -f $$@.tmp $$@; }
 
 $(call kernel,$(1),$(2)): $(call srcdir,$(1)).stamp $(call config_of,$(2)) build/kernel build/lib.sh build/check-config $(S_$(1)_list_$(call stackv,$(2))) $(S_$(1)_patches_$(call stackv,$(2))) $(if $(call base_of,$(1),$(2)),$(call kernel,$(1),$(call base_of,$(1),$(2))))
-	@$$(call guarded,$(RESULTS)/$(1)/$(2)/build.failed,build,KIT_CONFIG=$(call config_of,$(2)) KIT_VARIANT_NAME=$(2) KIT_FIX_A="$(S_$(1)_fix_A)" KIT_FIX_A_ORIG=$(FIX_A_ORIG) \
+	$$(REC)@$$(call guarded,$(RESULTS)/$(1)/$(2)/build.failed,build,KIT_CONFIG=$(call config_of,$(2)) KIT_VARIANT_NAME=$(2) KIT_FIX_A="$(S_$(1)_fix_A)" KIT_FIX_A_ORIG=$(FIX_A_ORIG) \
 	  flock $(call srcdir,$(1)).lock build/kernel $(1) $(call stackv,$(2)) $(call srcdir,$(1)) $(call objdir,$(1),$(call kind,$(2))) $$(@D) $(S_$(1)_stack))
 
 # The corpus: the same kernel on every image of it, judged against vanilla's.
@@ -249,6 +260,12 @@ gate_variants = vanilla patched $(filter $(FLAVOURS),$(call flavours_of,$(1)))
 gate_kinds = config $(if $(filter $(1),$(GATES_ALLMOD)),allmodconfig) checkpatch $(if $(filter debian,$(call src_kind,$(1))),shipped)
 gate_file = $(RESULTS)/$(1)/gates/$(2)/$(if $(filter checkpatch shipped,$(2)),$(2),gate).tsv
 gate_stack = $(sort $(foreach v,$(call gate_variants,$(1)),$(S_$(1)_list_$(v)) $(S_$(1)_patches_$(v))))
+# A series' tree is pushed to one variant at a time (each step holds its
+# lock), so the steps that push run in a fixed order, the gates after the
+# kernels and the shipped kernel after the config gate: a step waiting on
+# the lock would hold a JOBS slot and do nothing.  (A gate whose kernels
+# failed to build does not run; the report says so.)
+gate_after = | $(foreach v,$(call gate_variants,$(1)),$(call kernel,$(1),$(v)))$(if $(filter config,$(2)),, $(call gate_file,$(1),config))
 # What a series' gates are of: variants, stacks, source, configuration and
 # tools.  (Read once a make; the gates' packages are installed by the make
 # that runs the gates, so the plan's make and the gates' make read the
@@ -267,14 +284,17 @@ $(if $(filter debian,$(call src_kind,$(1))),$(call cfgdeb,$(1)): FORCE | $(call 
 	@$$(call guarded,$(RESULTS)/$(1)/gates/fetch.failed,config fetch,build/fetch-debian $(1) $(call cfgpkg,$(1)) $(S_$(1)_version) $(S_$(1)_suite) $$@ matrix.lock))
 
 $(call gate_file,$(1),config): $(call srcdir,$(1)).stamp $(patsubst defconfig:%,%,$(patsubst distro:%,%,$(call gate_config,$(1)))) build/gate-build build/push-stack build/lib.sh $(KIT_BUILD)/gates/$(1).key $(call gate_stack,$(1)) | $(call deps,build gates)
-	@$$(call guarded,$(RESULTS)/$(1)/gates/config.failed,gates,$(call verdict,KIT_GATE_KEY=$(call gate_key,$(1)) flock $(call srcdir,$(1)).lock build/gate-build $(1) $(call gate_config,$(1)) \
+$(call gate_file,$(1),config): $(call gate_after,$(1),config)
+	$$(REC)@$$(call guarded,$(RESULTS)/$(1)/gates/config.failed,gates,$(call verdict,KIT_GATE_KEY=$(call gate_key,$(1)) flock $(call srcdir,$(1)).lock build/gate-build $(1) $(call gate_config,$(1)) \
 	  $(call srcdir,$(1)) $(S_$(1)_stack) $(call gatedir,$(1),config) $$(@D) $(call gate_variants,$(1))))
 
 $(call gate_file,$(1),allmodconfig): $(call srcdir,$(1)).stamp build/gate-build build/push-stack build/lib.sh $(KIT_BUILD)/gates/$(1).key $(call gate_stack,$(1)) | $(call deps,build gates)
-	@$$(call guarded,$(RESULTS)/$(1)/gates/allmodconfig.failed,gates,$(call verdict,KIT_GATE_KEY=$(call gate_key,$(1)) flock $(call srcdir,$(1)).lock build/gate-build $(1) allmodconfig \
+$(call gate_file,$(1),allmodconfig): $(call gate_after,$(1),allmodconfig)
+	$$(REC)@$$(call guarded,$(RESULTS)/$(1)/gates/allmodconfig.failed,gates,$(call verdict,KIT_GATE_KEY=$(call gate_key,$(1)) flock $(call srcdir,$(1)).lock build/gate-build $(1) allmodconfig \
 	  $(call srcdir,$(1)) $(S_$(1)_stack) $(call gatedir,$(1),allmodconfig) $$(@D) $(call gate_variants,$(1))))
 
 $(call gate_file,$(1),checkpatch): $(call srcdir,$(1)).stamp build/gate-checkpatch build/lib.sh $(KIT_BUILD)/gates/$(1).key $(call gate_stack,$(1)) $(wildcard common/upstream/*.patch) | $(call deps,gates)
+$(call gate_file,$(1),checkpatch): $(call gate_after,$(1),config)
 	@$$(call guarded,$(RESULTS)/$(1)/gates/checkpatch.failed,checkpatch,$(call verdict,KIT_GATE_KEY=$(call gate_key,$(1)) flock -s $(call srcdir,$(1)).lock \
 	  build/gate-checkpatch $(1) $(call srcdir,$(1)) $(S_$(1)_stack) common/upstream $$(@D) $(call gate_variants,$(1))))
 
@@ -283,7 +303,8 @@ $(call gate_file,$(1),checkpatch): $(call srcdir,$(1)).stamp build/gate-checkpat
 # built with), booted on the image cases.
 $(call gate_file,$(1),shipped): $(call srcdir,$(1)).stamp $(call cfgdeb,$(1)) build/gate-shipped build/push-stack build/fetch-debian build/apt-state.sh build/lib.sh $(KIT_BUILD)/gates/$(1).key $(call gate_stack,$(1)) \
 	  $(IMAGES) $(BIN)/guest-init $(KEY_guest) $(KEY_judge) $(BIN)/matrix build/key matrix.yaml $(wildcard test/cases/*/mount) $(KIT_BUILD)/expect.list $(wildcard test/cases/*/expect*) | $(call deps,guest report gates)
-	@$$(call guarded,$(RESULTS)/$(1)/gates/shipped.failed,shipped kernel,$(call verdict,KIT_GATE_KEY=$(call gate_key,$(1)) KIT_CASES="$(CASES)" \
+$(call gate_file,$(1),shipped): $(call gate_after,$(1),shipped)
+	$$(REC)@$$(call guarded,$(RESULTS)/$(1)/gates/shipped.failed,shipped kernel,$(call verdict,KIT_GATE_KEY=$(call gate_key,$(1)) KIT_CASES="$(CASES)" \
 	  KIT_IMAGES=$(KIT_BUILD)/images KIT_GUEST_INIT=$(BIN)/guest-init flock $(call srcdir,$(1)).lock build/gate-shipped $(1) $(S_$(1)_version) $(S_$(1)_suite) $(call cfgdeb,$(1)) $(call srcdir,$(1)) $(S_$(1)_stack) \
 	  $(call gatedir,$(1),shipped) $$(@D) matrix.lock $(call gate_variants,$(1))))
 endef
@@ -376,7 +397,7 @@ plan:
 FARM_DEPS := $(if $(KIT_DISTCC_HOSTS),farm)
 matrix: | $(call deps,tools fetch build images guest report $(FARM_DEPS))
 	@mkdir -p $(RESULTS) && find $(RESULTS) -name '*.failed' -delete && rm -f $(RESULTS)/.cells-failed $(RESULTS)/*/fstests/verdict.json
-	@$(MAKE) -k --no-print-directory cells || { mkdir -p $(RESULTS); touch $(RESULTS)/.cells-failed; }
+	@$(MAKE) -k $(if $(filter --jobserver%,$(MAKEFLAGS)),,-j$(JOBS)) --no-print-directory cells || { mkdir -p $(RESULTS); touch $(RESULTS)/.cells-failed; }
 	@$(if $(DRY_RUN),,$(shell mkdir -p $(RESULTS))$(file >$(RESULTS)/plan.tsv,$(PLAN_TEXT)))rc=0; test/report $(RESULTS) || rc=$$?; \
 	  [ ! -e $(RESULTS)/.cells-failed ] || [ $$rc -ne 0 ] || rc=1; rm -f $(RESULTS)/.cells-failed; exit $$rc
 

@@ -175,6 +175,23 @@ kbuild_jobs() {
 	fi
 }
 
+# kbuild_jflag: the -j a kernel build is given: none when make's
+# jobserver is there to share (make matrix's JOBS: the build takes the
+# slots the run's other steps leave free), else -j and kbuild_jobs.  A
+# farm or KIT_JOBS always says its own -j.  A jobserver named in
+# MAKEFLAGS whose pipe this process was not given (a recipe line make
+# does not treat as its own) does not count: make would build one file
+# at a time.
+kbuild_jflag() {
+	if [ -z "${KIT_JOBS:-}" ] && [ -z "${KIT_DISTCC_HOSTS:-}" ]; then
+		kj_fds=$(printf '%s\n' ${MAKEFLAGS:-} | sed -n 's/^--jobserver-\(auth\|fds\)=\([0-9][0-9]*\),\([0-9][0-9]*\)$/\2 \3/p' | tail -1)
+		if [ -n "$kj_fds" ] && [ -e "/proc/$$/fd/${kj_fds% *}" ] && [ -e "/proc/$$/fd/${kj_fds#* }" ]; then
+			return 0
+		fi
+	fi
+	echo "-j$(kbuild_jobs)"
+}
+
 # farm_note: " on distcc HOSTS, ccache remote URL", for a progress line.
 farm_note() {
 	[ -z "${KIT_DISTCC_HOSTS:-}" ] || printf ' on distcc %s' "$KIT_DISTCC_HOSTS"

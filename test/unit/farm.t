@@ -52,6 +52,16 @@ test_expect_success 'kbuild fixes the build stamp: timestamp, user, host and the
 test_expect_success "without a farm the compiles are this machine's, -j its processors" '
 	test "$(kbuild_jobs)" = "$(nproc)" && test -z "$(farm_note)"
 '
+test_expect_success "under make's jobserver a build takes no -j of its own, unless the pipe is not there or -j is forced" '
+	test "$(MAKEFLAGS= kbuild_jflag)" = "-j$(nproc)" &&
+	test -z "$(MAKEFLAGS="k -j2 --jobserver-auth=0,1" kbuild_jflag)" &&
+	test "$(MAKEFLAGS="k -j2 --jobserver-auth=97,98" kbuild_jflag)" = "-j$(nproc)" &&
+	test "$(MAKEFLAGS="k -j2 --jobserver-auth=0,1" KIT_JOBS=3 kbuild_jflag)" = -j3 &&
+	printf "%s\n" "all: a b" "a b:" "	@echo \"\$(MAKEFLAGS)\" >\$@.flags" >js.mk &&
+	printf "%s\n" "all:" "	+@. $TOP/build/lib.sh && echo \"[\$\$(kbuild_jflag)]\" >jflag && make -s -f js.mk \$\$(kbuild_jflag) 2>warn" >top.mk &&
+	env -u MAKEFLAGS -u MAKELEVEL make -s -j2 -f top.mk && test "$(cat jflag)" = "[]" && test_grep "jobserver-auth" a.flags &&
+	! test -s warn
+'
 test_expect_success 'the farm sizes -j: the sum of its hosts, KIT_JOBS over all' '
 	test "$(KIT_DISTCC_HOSTS="a/4 b/8" kbuild_jobs)" = 12 &&
 	test "$(KIT_DISTCC_HOSTS="a/4 b/8" KIT_JOBS=3 kbuild_jobs)" = 3 &&
