@@ -35,16 +35,18 @@ guest_boot() {
 		-kernel "$gb_kernel" -initrd "$gb_initrd" \
 		-append "console=ttyS0 panic=-1 quiet no_timer_check" "$@" </dev/null >"$gb_log.qemu" 2>&1 &
 	gb_pid=$!
+	# Watched five times a second: a boot that ends costs at most a fifth
+	# of a second more; gb_quiet counts fifths without output.
 	gb_last= gb_quiet=0 gb_stalled=
 	while kill -0 "$gb_pid" 2>/dev/null; do
-		sleep 1
+		sleep 0.2
 		gb_now=$(cat "$gb_ktap" "$gb_log" | wc -c)
 		if [ "$gb_now" = "$gb_last" ]; then
 			gb_quiet=$((gb_quiet + 1))
 		else
 			gb_quiet=0 gb_last=$gb_now
 		fi
-		if [ "$gb_quiet" -ge "$stall" ]; then
+		if [ "$gb_quiet" -ge $((stall * 5)) ]; then
 			gb_stalled=y
 			kill "$gb_pid" 2>/dev/null || :
 			break
