@@ -143,4 +143,22 @@ test_expect_success 'run-tests: its log is a new file, not a name known in advan
 		"$trash/victim" >out &&
 	echo precious >want && test_cmp want victim
 '
+test_expect_success 'run-tests: scripts run at once, each with a KIT_BUILD of its own, shown in the order of the list' '
+	# Each waits (5 s at most) for the other to have started: one at a
+	# time, the first gives up and fails.
+	for n in a b; do
+		o=b && [ $n = a ] || o=a
+		unit u6 $n <<-T || return 1
+		mkdir -p "\$KIT_BUILD" && echo $n >"\$KIT_BUILD/mine" && : >"$trash/u6-$n.started"
+		i=0; while [ ! -e "$trash/u6-$o.started" ] && [ \$i -lt 25 ]; do sleep 0.2; i=\$((i + 1)); done
+		[ -e "$trash/u6-$o.started" ] && [ "\$(cat "\$KIT_BUILD/mine")" = $n ] && echo "ok 1 - $n" || echo "not ok 1 - $n"
+		echo "1..1"
+		T
+	done &&
+	KIT_TEST_JOBS=2 KIT_UNIT_DIR=u6 run-tests unit >out &&
+	test "$(sed -n "s/^\([ab]\).t .*/\1/p" out | tr -d "\n")" = ab &&
+	test_grep "^2 passed, 0 failed, 0 skipped$" out &&
+	rm -f u6-*.started && KIT_TEST_JOBS=1 KIT_UNIT_DIR=u6 test_must_fail 1 run-tests unit >out &&
+	test_grep "^not ok 1 - a$" out
+'
 test_done
