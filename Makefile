@@ -3,8 +3,8 @@
 # and in each flavour, boot each kernel in QEMU on the image set, judge the
 # verdicts, and print the table.
 #
-#   make matrix [VERSIONS="6.1 7.3"] [FLAVOURS=...] [CORPUS=] [SANITIZE=1] [GATES=1] [FSTESTS=1]
-#                                      build, boot, judge, report
+#   make matrix [VERSIONS="6.1 7.3"] [FLAVOURS=...] [CORPUS=] [SANITIZE=1] [GATES=1] [FSTESTS=1] [JOBS=N]
+#                                      build, boot, judge, report (JOBS steps at once)
 #   make gates [GATES_ALLMOD="5.10 7.3"]   the matrix and its build gates
 #   make check                         unit tests, then the matrix with its gates
 #   make check-farm                    distcc, remote ccache and shards on real kernels
