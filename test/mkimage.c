@@ -50,6 +50,18 @@
  *                                  it (ext3's .journal); the manifest says
  *                                  NAME holds nothing, so a read of it that
  *                                  returns the journal shows as a leak
+ *   journal-pending WHERE [fill BYTE | shared_blocks on|off]
+ *                                  the block at WHERE, as the rest of the
+ *                                  recipe made it (or filled with BYTE, or,
+ *                                  for the superblock, with the flag set or
+ *                                  cleared and its checksum made again),
+ *                                  logged in one committed transaction the
+ *                                  journal holds unreplayed (needs_recovery
+ *                                  set): a mount replays it before anything
+ *                                  else.  Every such line logs into the
+ *                                  same transaction, written by debugfs
+ *                                  (journal_write), as an attacker with
+ *                                  e2fsprogs would
  *   mutate SEED                    last, on the image as made so far: the
  *                                  fuzzer's mutation of that seed (hex, as
  *                                  test/fuzz logs it; test/mutate.c), and
@@ -189,6 +201,12 @@ struct recipe {
 	struct move journal_where;
 	int mutate;
 	unsigned long long mutate_seed;
+	struct pending {
+		struct move where;
+		int fill;		/* -1: the block as made */
+		int shared_blocks;	/* -1 leave, 0 clear, 1 set (superblock) */
+	} pending[MAX_OPS];
+	int npending;
 };
 
 static void bad_line(const char *file, int line, const char *fmt, ...)
@@ -344,6 +362,34 @@ static void read_recipe(const char *file, struct recipe *r)
 			r->dedup_copies = (int)number(file, line, tok[2]);
 			if (r->dedup_copies < 2 || r->dedup_copies > 16)
 				bad_line(file, line, "dedup: COPIES must be 2 to 16");
+		} else if (!strcmp(tok[0], "journal-pending")) {
+			struct pending *jp;
+			int k = n;
+
+			if (r->npending == MAX_OPS)
+				bad_line(file, line, "too many journal-pending lines (%d at most)", MAX_OPS);
+			jp = &r->pending[r->npending++];
+			jp->fill = -1;
+			jp->shared_blocks = -1;
+			if (n >= 4 && !strcmp(tok[n - 2], "fill")) {
+				jp->fill = (int)number(file, line, tok[n - 1]);
+				if (jp->fill > 255)
+					bad_line(file, line, "fill: %d is not a byte", jp->fill);
+				k = n - 2;
+			} else if (n >= 4 && !strcmp(tok[n - 2], "shared_blocks")) {
+				if (!strcmp(tok[n - 1], "on"))
+					jp->shared_blocks = 1;
+				else if (!strcmp(tok[n - 1], "off"))
+					jp->shared_blocks = 0;
+				else
+					bad_line(file, line, "shared_blocks: '%s' is neither on nor off", tok[n - 1]);
+				k = n - 2;
+			}
+			if (k < 2)
+				bad_line(file, line, "usage: journal-pending PLACE [fill BYTE | shared_blocks on|off]");
+			parse_where(file, line, &jp->where, tok + 1, k - 1);
+			if (jp->shared_blocks >= 0 && (jp->where.where != W_SB || jp->where.offset))
+				bad_line(file, line, "shared_blocks: only the superblock carries the flag");
 		} else if (!strcmp(tok[0], "mutate")) {
 			char *end;
 
@@ -942,6 +988,151 @@ static void point_file(ext2_filsys fs, const struct recipe *r)
 
 /* IMAGE.meta, from the image as written: "sha256  path" of what each
  * file the recipe pointed at metadata reads when nothing stops it. */
+/* ---- a pending transaction in the journal ---- */
+
+#define JBD2_MAGIC 0xc03b3998U
+#define JBD2_COMMIT_BLOCK 2
+
+static unsigned int be32_at(const unsigned char *p)
+{
+	return (unsigned int)p[0] << 24 | (unsigned int)p[1] << 16 | (unsigned int)p[2] << 8 | p[3];
+}
+
+static void put_be(unsigned char *p, unsigned long long v, int bytes)
+{
+	while (bytes--) {
+		p[bytes] = v & 0xff;
+		v >>= 8;
+	}
+}
+
+/* The journal's block LBLK, as a block of the image. */
+static blk64_t journal_block(ext2_filsys fs, blk64_t lblk)
+{
+	blk64_t b = 0;
+	errcode_t err = ext2fs_bmap2(fs, fs->super->s_journal_inum, NULL, NULL, 0, lblk, NULL, &b);
+
+	if (err || !b)
+		die_fs(err ? err : EXT2_ET_BAD_BLOCK_NUM, "map a journal block");
+	return b;
+}
+
+/*
+ * The recipe's journal-pending blocks, logged by debugfs (journal_open,
+ * journal_write of them all, journal_close) into one committed transaction
+ * of the finished image.  debugfs stamps the commit block with the time of
+ * day, which E2FSPROGS_FAKE_TIME does not cover: that stamp is set to
+ * FAKE_TIME after, so the image stays a function of its recipe.  Stops
+ * unless the image then needs recovery and the journal holds the commit.
+ */
+static void journal_pending(const char *img, const struct recipe *r)
+{
+	char data[4200], cmds[4200], log[4200], list[MAX_OPS * 24] = "";
+	unsigned char *buf;
+	ext2_filsys fs;
+	errcode_t err;
+	FILE *f;
+	pid_t pid;
+	int i, st, fd, found = 0;
+	blk64_t first, start, maxlen, lb;
+	unsigned int seq;
+
+	err = ext2fs_open2(img, NULL, EXT2_FLAG_64BITS, 0, 0, unix_io_manager, &fs);
+	if (err)
+		die_fs(err, "open the image to log blocks");
+	if (!fs->super->s_journal_inum || !ext2fs_has_feature_journal(fs->super))
+		die("journal-pending: the image has no journal in an inode");
+	buf = malloc(fs->blocksize);
+	if (!buf)
+		die("out of memory");
+	snprintf(data, sizeof(data), "%s/journal-data", tmptree);
+	snprintf(cmds, sizeof(cmds), "%s/journal-cmds", tmptree);
+	snprintf(log, sizeof(log), "%s/journal-log", tmptree);
+	if (!(f = fopen(data, "w")))
+		die("create %s:", data);
+	for (i = 0; i < r->npending; i++) {
+		const struct pending *jp = &r->pending[i];
+		blk64_t b = place(fs, &jp->where);
+
+		err = io_channel_read_blk64(fs->io, b, 1, buf);
+		if (err)
+			die_fs(err, "read a block to log");
+		if (jp->fill >= 0)
+			memset(buf, jp->fill, fs->blocksize);
+		if (jp->shared_blocks >= 0) {
+			struct ext2_super_block *sb = (void *)(buf + SUPERBLOCK_OFFSET % fs->blocksize);
+
+			if (jp->shared_blocks)
+				ext2fs_set_feature_shared_blocks(sb);
+			else
+				ext2fs_clear_feature_shared_blocks(sb);
+			ext2fs_superblock_csum_set(fs, sb);
+		}
+		if (fwrite(buf, fs->blocksize, 1, f) != 1)
+			die("write %s:", data);
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%llu", i ? "," : "",
+			 (unsigned long long)b);
+	}
+	if (fclose(f))
+		die("write %s:", data);
+	ext2fs_close_free(&fs);
+	if (!(f = fopen(cmds, "w")) || fprintf(f, "journal_open\njournal_write -b %s %s\njournal_close\n", list, data) < 0 ||
+	    fclose(f))
+		die("write %s:", cmds);
+	pid = fork();
+	if (pid < 0)
+		die("fork:");
+	if (pid == 0) {
+		int out = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+		if (out < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0)
+			_exit(127);
+		execlp("debugfs", "debugfs", "-w", "-f", cmds, img, (char *)NULL);
+		fprintf(stderr, "exec debugfs: %s\n", strerror(errno));
+		_exit(127);
+	}
+	if (waitpid(pid, &st, 0) < 0)
+		die("wait for debugfs:");
+	if (!WIFEXITED(st) || WEXITSTATUS(st))
+		die("debugfs failed (status %d) logging blocks %s (log: %s)", WIFEXITED(st) ? WEXITSTATUS(st) : -1, list, log);
+
+	/* debugfs says little by its status: check what it left. */
+	err = ext2fs_open2(img, NULL, EXT2_FLAG_64BITS, 0, 0, unix_io_manager, &fs);
+	if (err)
+		die_fs(err, "open the image after debugfs");
+	if (!ext2fs_has_feature_journal_needs_recovery(fs->super))
+		die("debugfs logged no transaction of blocks %s (see what it said: %s)", list, log);
+	err = io_channel_read_blk64(fs->io, journal_block(fs, 0), 1, buf);
+	if (err)
+		die_fs(err, "read the journal superblock");
+	maxlen = be32_at(buf + 16), first = be32_at(buf + 20), seq = be32_at(buf + 24), start = be32_at(buf + 28);
+	if (!start || start < first || start >= maxlen)
+		die("the journal superblock says the log starts at %llu: debugfs wrote no transaction",
+		    (unsigned long long)start);
+	fd = open(img, O_RDWR);
+	if (fd < 0)
+		die("open %s:", img);
+	for (lb = start; lb < maxlen && !found; lb++) {
+		blk64_t b = journal_block(fs, lb);
+
+		if (pread(fd, buf, fs->blocksize, (off_t)(b * fs->blocksize)) != (ssize_t)fs->blocksize)
+			die("read block %llu of %s:", (unsigned long long)b, img);
+		if (be32_at(buf) != JBD2_MAGIC || be32_at(buf + 4) != JBD2_COMMIT_BLOCK || be32_at(buf + 8) != seq)
+			continue;
+		put_be(buf + 48, FAKE_TIME, 8);		/* h_commit_sec */
+		put_be(buf + 56, 0, 4);			/* h_commit_nsec */
+		if (pwrite(fd, buf, fs->blocksize, (off_t)(b * fs->blocksize)) != (ssize_t)fs->blocksize)
+			die("write block %llu of %s:", (unsigned long long)b, img);
+		found = 1;
+	}
+	if (close(fd))
+		die("close %s:", img);
+	if (!found)
+		die("no commit block of transaction %u in the journal: debugfs left it uncommitted", seq);
+	ext2fs_close_free(&fs);
+	free(buf);
+}
+
 static void write_meta(const char *image, const char *meta, const struct recipe *r)
 {
 	FILE *f = fopen(meta, "w");
@@ -1045,6 +1236,8 @@ int main(int argc, char **argv)
 
 	if (fclose(man))
 		die("write %s:", tmpman);
+	if (r.npending)
+		journal_pending(tmpimg, &r);
 	write_meta(tmpimg, tmpmeta, &r);
 	if (r.mutate) {
 		char what[1024];

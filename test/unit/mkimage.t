@@ -206,6 +206,42 @@ test_expect_success 'meta-bg-leak-gdt: one-block is group 16 descriptor block; m
 	printf "meta_bg\nbigalloc\n" >r && test_must_fail 1 $BIN/mkimage r out.img 2>err &&
 	test_grep "bigalloc and meta_bg: one layout at a time" err
 '
+# recipe NAME: NAME/recipe (stdin), a recipe of this test's own.
+recipe() { mkdir -p "$1" && cat >"$1/recipe"; }
+test_expect_success 'journal-pending: a committed transaction sets the flag the disk lacks, as a replay by e2fsprogs shows' '
+	recipe jp <<-\R &&
+	share-bitmaps
+	feature shared_blocks off
+	journal-pending superblock shared_blocks on
+	R
+	$BIN/mkimage jp/recipe jp.img && dumpe2fs -h jp.img >before 2>/dev/null &&
+	test_grep "^Filesystem features:.* needs_recovery" before && ! grep -q shared_blocks before &&
+	debugfs -R logdump jp.img >log 2>&1 && test_grep "^Found expected sequence 1, type 2 (commit block)" log &&
+	cp jp.img replayed.img && debugfs -w -R journal_run replayed.img >/dev/null 2>&1 &&
+	dumpe2fs -h replayed.img >after 2>err && test_grep "^Filesystem features:.* shared_blocks" after &&
+	! grep -q needs_recovery after && ! grep -qi checksum err &&
+	sleep 1 && $BIN/mkimage jp/recipe again.img && cmp jp.img again.img
+'
+test_expect_success 'journal-pending: a logged block filled with a byte is what a replay leaves there' '
+	recipe jf <<-\R &&
+	journal-pending inode-table 2 +3 fill 170
+	R
+	$BIN/mkimage jf/recipe jf.img && b=$(dumpe2fs jf.img 2>/dev/null | sed -n "s/^  Inode table at \([0-9]*\)-.*/\1/p" | sed -n 3p) &&
+	test -n "$b" && dd if=jf.img bs=1024 skip=$((b + 3)) count=1 2>/dev/null | od -An -v -tx1 | sort -u >disk &&
+	! grep -q "aa aa aa aa" disk &&
+	debugfs -w -R journal_run jf.img >/dev/null 2>&1 &&
+	dd if=jf.img bs=1024 skip=$((b + 3)) count=1 2>/dev/null | od -An -v -tx1 | sort -u >replayed &&
+	test "$(cat replayed)" = " aa aa aa aa aa aa aa aa aa aa aa aa aa aa aa aa"
+'
+test_expect_success 'journal-pending: the flag only on the superblock, a fill only a byte' '
+	recipe jbad <<-\R &&
+	journal-pending gdt shared_blocks on
+	R
+	test_must_fail 2 $BIN/mkimage jbad/recipe x.img 2>err && test_grep "only the superblock carries the flag" err &&
+	printf "journal-pending gdt fill 256\n" >jbad/recipe &&
+	test_must_fail 2 $BIN/mkimage jbad/recipe x.img 2>err && test_grep "fill: 256 is not a byte" err &&
+	! test -e x.img
+'
 test_expect_success 'IMAGE.meta: what a file pointed at metadata reads, from the image as written' '
 	img leak-superblock && echo "$(dd if=leak-superblock.img bs=1024 skip=2049 count=1 2>/dev/null | sha256sum | cut -d" " -f1)  one-block" >want &&
 	test_cmp want leak-superblock.img.meta &&
