@@ -59,6 +59,27 @@ guest_boot() {
 	[ -s "$gb_ktap" ] || cp "$gb_log" "$gb_ktap"
 }
 
+# written IMAGE COPY: which filesystem blocks of IMAGE's writable COPY a
+# boot changed: "none", or "N blocks: B B ..." (the first 16, then "...");
+# "unknown (...)" when the two cannot be compared, never "none".  The
+# block size is the image's own (its superblock's s_log_block_size).
+written() {
+	if [ ! -f "$1" ] || [ ! -f "$2" ] || [ "$(wc -c <"$1")" != "$(wc -c <"$2")" ]; then
+		echo "unknown (no image, no copy, or their sizes differ)"
+		return 0
+	fi
+	wr_log=$(od -An -tu4 -j 1048 -N 4 "$1" | tr -d ' ')
+	wr_bs=$((1024 << ${wr_log:-0}))
+	{ cmp -l "$1" "$2" 2>/dev/null; echo "rc $?"; } | awk -v bs="$wr_bs" '
+		$1 == "rc" { rc = $2; next }
+		{ b = int(($1 - 1) / bs); if (b != last || n == 0) { if (n < 16) list = list " " b; n++; last = b } }
+		END {
+			if (rc > 1) print "unknown (cmp failed)"
+			else if (n == 0) print "none"
+			else printf "%d block%s:%s%s\n", n, (n == 1 ? "" : "s"), list, (n > 16 ? " ..." : "")
+		}'
+}
+
 # tsv_text TEXT: TEXT as one field of a TSV record: tab, carriage return
 # and newline written as \t, \r and \n, any other control character as
 # \xHH.  What the guest and the kernel print is data from an untrusted

@@ -6,7 +6,8 @@
 # guest starts, as the x86 timer check does on a loaded host),
 # bootpanic-always (every boot does), crlf (carriage returns and tabs in
 # the console and the report; case a has kernel trouble, case b dies),
-# afterpanic (the kernel panics after case a's verdict).
+# afterpanic (the kernel panics after case a's verdict), scribble (a
+# byte written to case b's disk).
 # shellcheck shell=sh
 export KIT_CACHE="$trash/cache" KIT_CASES_DIR="$trash/cases" KIT_IMAGES="$trash/images"
 export KIT_QEMU="$trash/fake-qemu" KIT_GUEST_INIT="$trash/init" KIT_GUEST_TIMEOUT=3
@@ -59,6 +60,12 @@ setup() {
 		fi ;;
 	esac
 	echo "KTAP version 1"
+	# scribble: a byte written into block 5 of case b's disk.
+	if [ "$FAKE" = scribble ]; then
+		for d in $drives; do
+			case $d in */b.img) printf X | dd of="$d" bs=1 seek=5121 conv=notrunc 2>/dev/null ;; esac
+		done
+	fi
 	n=0
 	echo "$plan" | while read -r dev c mode; do
 		n=$((n + 1))

@@ -12,6 +12,30 @@ test_expect_success 'a guest that answers as expected passes every case in one b
 	test "$(st r a)$(st r b)$(st r c)" = PASSPASSPASS &&
 	test -f r/boot1.log && test ! -f r/boot2.log
 '
+test_expect_success 'a watched case ends its report with the blocks the boot wrote to its disk, the image untouched' '
+	setup && for c in a b c; do
+		head -c 16384 /dev/zero >images/$c.img && key made $c >images/$c.img.key || return 1
+	done &&
+	echo "ro watch" >cases/a/mount && echo "ro probe-rw watch" >cases/b/mount &&
+	FAKE=scribble run-guest 9.9 vanilla kernel r &&
+	test "$(tail -1 r/cases/a.out)" = "written: none" &&
+	test "$(tail -1 r/cases/b.out)" = "written: 1 block: 5" &&
+	! grep -q "^written:" r/cases/c.out &&
+	head -c 16384 /dev/zero >zero && cmp zero images/b.img
+'
+test_expect_success 'written: blocks of the image size, the first 16 listed; a copy that cannot be compared is unknown, never none' '
+	. "$TOP/test/guest-lib.sh" && head -c 65536 /dev/zero >w.img && cp w.img w.copy &&
+	printf "\001" | dd of=w.img bs=1 seek=1048 conv=notrunc 2>/dev/null && cp w.img w.copy &&
+	test "$(written w.img w.copy)" = none &&
+	for k in 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do
+		printf Y | dd of=w.copy bs=1 seek=$((k * 2048 + 7)) conv=notrunc 2>/dev/null || return 1
+	done &&
+	test "$(written w.img w.copy)" = "16 blocks: 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15" &&
+	printf Y | dd of=w.copy bs=1 seek=$((31 * 2048)) conv=notrunc 2>/dev/null &&
+	test "$(written w.img w.copy)" = "17 blocks: 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 ..." &&
+	case "$(written w.img nothing)" in unknown*) ;; *) false ;; esac &&
+	head -c 100 /dev/zero >short && case "$(written w.img short)" in unknown*) ;; *) false ;; esac
+'
 test_expect_success 'the boot only records; it writes no verdict' '
 	setup && FAKE=wrong run-guest 9.9 vanilla kernel r && test -f r/boot.tsv &&
 	test ! -f r/cells.json && test_grep "^b	DONE	" r/boot.tsv
