@@ -147,6 +147,9 @@ src_kind = $(if $(call src_override,$(1)),tree,$(S_$(1)_kind))
 src_input = $(if $(filter debian,$(call src_kind,$(1))),$(KIT_CACHE)/debs/$(S_$(1)_package)_$(S_$(1)_version).deb,$(or $(call src_override,$(1)),$($(S_$(1)_env)),$(S_$(1)_path)))
 src_ready = $(if $(filter debian,$(call src_kind,$(1))),y,$(if $(call src_input,$(1)),$(wildcard $(call src_input,$(1)))))
 skip_reason = $(if $(call src_input,$(1)),$(call src_kind,$(1)) $(call src_input,$(1)) does not exist,no $(call src_kind,$(1)) given): set $(or $(S_$(1)_env),KIT_SRC_$(subst .,_,$(1))) to a $(1).y kernel $(call src_kind,$(1)) (stack verified on $(or $(S_$(1)_verified),no release))
+# What the report holds a kernel's source key to (build/key): a Debian
+# .deb by what matrix.lock pins, a tarball or tree by itself.
+src_spec = $(if $(filter debian,$(call src_kind,$(1))),debian $(S_$(1)_package) $(S_$(1)_version),$(call src_kind,$(1)) $(call src_input,$(1)))
 # (after src_input: the key is of the source this run takes)
 srckey = $(shell printf '%s' '$(call src_input,$(1))' | sha256sum | cut -c1-8)
 $(foreach s,$(SERIES_ALL),$(eval SRCKEY_$(s) := $(call srckey,$(s))))
@@ -221,6 +224,7 @@ $(RESULTS)/$(1)/$(2).kernel: FORCE
 
 $(call kernel,$(1),$(2)): $(call srcdir,$(1)).stamp $(call config_of,$(2)) build/kernel build/lib.sh build/check-config $(S_$(1)_list_$(call stackv,$(2))) $(S_$(1)_patches_$(call stackv,$(2))) $(if $(call base_of,$(1),$(2)),$(call kernel,$(1),$(call base_of,$(1),$(2))))
 	$$(REC)@$$(call guarded,$(RESULTS)/$(1)/$(2)/build.failed,build,KIT_CONFIG=$(call config_of,$(2)) KIT_VARIANT_NAME=$(2) KIT_FIX_A="$(S_$(1)_fix_A)" KIT_FIX_A_ORIG=$(FIX_A_ORIG) \
+	  KIT_SOURCE="$(call src_kind,$(1)) $(call src_input,$(1))" \
 	  flock $(call srcdir,$(1)).lock build/kernel $(1) $(call stackv,$(2)) $(call srcdir,$(1)) $(call objdir,$(1),$(call kind,$(2))) $$(@D) $(S_$(1)_stack))
 
 # The corpus: the same kernel on every image of it, judged against vanilla's.
@@ -377,7 +381,7 @@ define NL
 
 
 endef
-plan = kit$(TAB)$(shell build/kit-id)$(TAB)$(KIT_BUILD)/images$(TAB)$(or $(SHARD),-)$(NL)$(foreach c,$(CASES),case$(TAB)$(c)$(NL))$(if $(CORPUS),corpus$(TAB)$(CORPUS_source) $(CORPUS_version)$(TAB)$(CORPUS_DIR)$(NL))$(foreach s,$(VERSIONS),series$(TAB)$(s)$(TAB)$(if $(filter $(s),$(RUN)),run$(TAB)$(S_$(s)_verified)$(TAB)$(call srcdir,$(s)),$(if $(filter $(s),$(SKIP)),skip$(TAB)$(S_$(s)_verified)$(TAB)$(call skip_reason,$(s)),shard$(TAB)$(S_$(s)_verified)$(TAB)$(call shard_of,$(s))))$(NL)$(foreach v,$(call variants,$(s)),cell$(TAB)$(s)$(TAB)$(v)$(TAB)$(call kernel,$(s),$(v))$(TAB)$(or $(call stack_hash,$(s),$(v)),-)$(NL))$(if $(GATES),$(if $(filter $(s),$(RUN)),$(foreach k,$(call gate_kinds,$(s)),gate$(TAB)$(s)$(TAB)$(k)$(TAB)$(RESULTS)/$(s)/gates/$(k)$(TAB)$(call gate_key,$(s))$(NL))))$(if $(FSTESTS),$(if $(filter $(s),$(RUN)),fstests$(TAB)$(s)$(TAB)$(if $(KIT_FSTESTS),$(RESULTS)/$(s)/fstests,-)$(TAB)$(foreach v,$(call fst_variants,$(s)),$(v)=$(call kernel,$(s),$(v)-fstests))$(TAB)$(call fst_tests,$(s))$(TAB)$(if $(KIT_FSTESTS),-,$(FST_NONE))$(NL))))
+plan = kit$(TAB)$(shell build/kit-id)$(TAB)$(KIT_BUILD)/images$(TAB)$(or $(SHARD),-)$(NL)$(foreach c,$(CASES),case$(TAB)$(c)$(NL))$(if $(CORPUS),corpus$(TAB)$(CORPUS_source) $(CORPUS_version)$(TAB)$(CORPUS_DIR)$(NL))$(foreach s,$(VERSIONS),series$(TAB)$(s)$(TAB)$(if $(filter $(s),$(RUN)),run$(TAB)$(S_$(s)_verified)$(TAB)$(call srcdir,$(s))$(TAB)$(call src_spec,$(s)),$(if $(filter $(s),$(SKIP)),skip$(TAB)$(S_$(s)_verified)$(TAB)$(call skip_reason,$(s)),shard$(TAB)$(S_$(s)_verified)$(TAB)$(call shard_of,$(s))))$(NL)$(foreach v,$(call variants,$(s)),cell$(TAB)$(s)$(TAB)$(v)$(TAB)$(call kernel,$(s),$(v))$(TAB)$(or $(call stack_hash,$(s),$(v)),-)$(NL))$(if $(GATES),$(if $(filter $(s),$(RUN)),$(foreach k,$(call gate_kinds,$(s)),gate$(TAB)$(s)$(TAB)$(k)$(TAB)$(RESULTS)/$(s)/gates/$(k)$(TAB)$(call gate_key,$(s))$(NL))))$(if $(FSTESTS),$(if $(filter $(s),$(RUN)),fstests$(TAB)$(s)$(TAB)$(if $(KIT_FSTESTS),$(RESULTS)/$(s)/fstests,-)$(TAB)$(foreach v,$(call fst_variants,$(s)),$(v)=$(call kernel,$(s),$(v)-fstests))$(TAB)$(call fst_tests,$(s))$(TAB)$(if $(KIT_FSTESTS),-,$(FST_NONE))$(NL))))
 
 PLAN_TEXT = $(subst $(NL) ,$(NL),$(subst $(NL) ,$(NL),$(plan)))
 # make -n expands recipes without running them: the plan is not written.

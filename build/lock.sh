@@ -26,6 +26,12 @@ lock_edit() (
 		mv -f "$le_tmp" "$le_lock" || { rm -f "$le_tmp"; exit 1; }
 )
 
+# lock_get LOCK NAME VERSION: the sha256 LOCK pins NAME VERSION to;
+# nothing when it has no such line (or there is no LOCK).
+lock_get() {
+	awk -v p="$2" -v v="$3" '$1 == p && $2 == v { print $3; exit }' "$1" 2>/dev/null || :
+}
+
 # lock_check LOCK NAME VERSION FILE [AS]: FILE (AS in messages) is what
 # LOCK pins NAME VERSION to.  0: it is, or LOCK had no line for NAME
 # VERSION and now has FILE's hash (trust on first use: commit it).  1: it
@@ -35,13 +41,13 @@ lock_edit() (
 # lock_msg.
 lock_check() {
 	lc_sum=$(sha256sum <"$4" | cut -d' ' -f1) && [ -n "$lc_sum" ] || die "${5:-$4}: cannot read it"
-	lc_known=$(awk -v p="$2" -v v="$3" '$1 == p && $2 == v { print $3; exit }' "$1" 2>/dev/null || :)
+	lc_known=$(lock_get "$1" "$2" "$3")
 	if [ -z "$lc_known" ]; then
 		# (One line a version even when two fetches record at once.)
 		lock_edit "$1" -v p="$2" -v v="$3" -v s="$lc_sum" \
 			'$1 == p && $2 == v { f = 1 } { print } END { if (!f) print p, v, s }' ||
 			die "$1: cannot record $2 $3 in it; check that its folder is writable"
-		lc_known=$(awk -v p="$2" -v v="$3" '$1 == p && $2 == v { print $3; exit }' "$1")
+		lc_known=$(lock_get "$1" "$2" "$3")
 		[ "$lc_known" != "$lc_sum" ] ||
 			stage "${series:--}" "lock: recorded $2 $3 sha256 $lc_sum in $(basename "$1") (commit it)"
 	fi

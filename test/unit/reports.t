@@ -111,6 +111,19 @@ test_expect_success 'a verdict made from another image, expect file, kernel or j
 	run_matrix && sed -i "s/\"judge\": \"/\"judge\": \"0/" res/9.9/vanilla/cells.json && test_must_fail 1 report res >out &&
 	test_grep "9.9 vanilla 3 cases: ERROR: stale: made from another judge than" out
 '
+test_expect_success 'a kernel built from another source than matrix.lock pins, or from a tree since changed, is stale' '
+	printf "source one\n" >src.deb && sum=$(sha256sum <src.deb | cut -d" " -f1) &&
+	printf "linux-source-9.9 9.9.3-1 %s\n" "$sum" >lock && key source debian src.deb >source.key &&
+	run_matrix && sed -i "s|^\(series	9.9	run	.*\)$|\1	debian linux-source-9.9 9.9.3-1|" res/plan.tsv &&
+	KIT_LOCK=lock test_must_fail 1 report res >out && test "$(tail -1 out)" = "5 passed, 1 failed, 6 skipped" &&
+	printf "linux-source-9.9 9.9.3-1 %064d\n" 0 >lock && KIT_LOCK=lock test_must_fail 1 report res >out &&
+	test_grep "9.9 vanilla 3 cases: ERROR: stale: made from another source than this run.s" out &&
+	mkdir -p t && printf "VERSION = 9\nPATCHLEVEL = 9\nSUBLEVEL = 3\n" >t/Makefile && key source tree t >source.key &&
+	run_matrix && sed -i "s|^\(series	9.9	run	.*\)$|\1	tree $trash/t|" res/plan.tsv &&
+	test_must_fail 1 report res >out && test "$(tail -1 out)" = "5 passed, 1 failed, 6 skipped" &&
+	echo "EXTRAVERSION = -rc1" >>t/Makefile && test_must_fail 1 report res >out &&
+	test_grep "9.9 patched 3 cases: ERROR: stale: made from another source than this run.s" out
+'
 test_expect_success 'a verdict without keys (an older kit) is stale, never a pass' '
 	run_matrix && python3 -c "
 import json
