@@ -62,6 +62,15 @@
  *                                  same transaction, written by debugfs
  *                                  (journal_write), as an attacker with
  *                                  e2fsprogs would
+ *   journal-stale                  with journal-pending: needs_recovery
+ *                                  cleared again, so the transaction stays
+ *                                  in the log as a stale one that a mount
+ *                                  wipes (with write access) instead of
+ *                                  replaying
+ *   journal-errno N                the journal superblock records errno -N
+ *                                  (s_errno), as jbd2 leaves it after an
+ *                                  abort: a mount clears it and marks the
+ *                                  filesystem in error
  *   mutate SEED                    last, on the image as made so far: the
  *                                  fuzzer's mutation of that seed (hex, as
  *                                  test/fuzz logs it; test/mutate.c), and
@@ -207,6 +216,8 @@ struct recipe {
 		int shared_blocks;	/* -1 leave, 0 clear, 1 set (superblock) */
 	} pending[MAX_OPS];
 	int npending;
+	int journal_stale;
+	int journal_errno;	/* 0: leave s_errno */
 };
 
 static void bad_line(const char *file, int line, const char *fmt, ...)
@@ -390,6 +401,16 @@ static void read_recipe(const char *file, struct recipe *r)
 			parse_where(file, line, &jp->where, tok + 1, k - 1);
 			if (jp->shared_blocks >= 0 && (jp->where.where != W_SB || jp->where.offset))
 				bad_line(file, line, "shared_blocks: only the superblock carries the flag");
+		} else if (!strcmp(tok[0], "journal-stale")) {
+			if (n != 1)
+				bad_line(file, line, "usage: journal-stale");
+			r->journal_stale = 1;
+		} else if (!strcmp(tok[0], "journal-errno")) {
+			if (n != 2)
+				bad_line(file, line, "usage: journal-errno N");
+			r->journal_errno = (int)number(file, line, tok[1]);
+			if (r->journal_errno < 1 || r->journal_errno > 4095)
+				bad_line(file, line, "journal-errno: %d is not an errno", r->journal_errno);
 		} else if (!strcmp(tok[0], "mutate")) {
 			char *end;
 
@@ -1133,6 +1154,48 @@ static void journal_pending(const char *img, const struct recipe *r)
 	free(buf);
 }
 
+/* journal-stale and journal-errno, on the finished image: needs_recovery
+ * cleared through libext2fs (its fixed time stamps the superblock), the
+ * journal superblock's s_errno written in place (the kit's journals carry
+ * no checksum: debugfs opens them without one). */
+static void journal_state(const char *img, const struct recipe *r)
+{
+	ext2_filsys fs;
+	errcode_t err;
+
+	err = ext2fs_open2(img, NULL, EXT2_FLAG_RW | EXT2_FLAG_64BITS, 0, 0, unix_io_manager, &fs);
+	if (err)
+		die_fs(err, "open the image for its journal state");
+	if (!fs->super->s_journal_inum)
+		die("journal-errno: the image has no journal in an inode");
+	if (r->journal_errno) {
+		unsigned char *buf = malloc(fs->blocksize);
+		blk64_t b = journal_block(fs, 0);
+
+		if (!buf)
+			die("out of memory");
+		err = io_channel_read_blk64(fs->io, b, 1, buf);
+		if (err)
+			die_fs(err, "read the journal superblock");
+		if (be32_at(buf) != JBD2_MAGIC)
+			die("the journal superblock has no jbd2 magic");
+		if (be32_at(buf + 40) & 0x18)	/* s_feature_incompat: CSUM_V2, CSUM_V3 */
+			die("journal-errno: the journal has checksums, which s_errno would break");
+		put_be(buf + 32, (unsigned int)-r->journal_errno, 4);
+		err = io_channel_write_blk64(fs->io, b, 1, buf);
+		if (err)
+			die_fs(err, "write the journal superblock");
+		free(buf);
+	}
+	if (r->journal_stale) {
+		ext2fs_clear_feature_journal_needs_recovery(fs->super);
+		ext2fs_mark_super_dirty(fs);
+	}
+	err = ext2fs_close_free(&fs);
+	if (err)
+		die_fs(err, "write the image's journal state");
+}
+
 static void write_meta(const char *image, const char *meta, const struct recipe *r)
 {
 	FILE *f = fopen(meta, "w");
@@ -1236,8 +1299,12 @@ int main(int argc, char **argv)
 
 	if (fclose(man))
 		die("write %s:", tmpman);
+	if (r.journal_stale && !r.npending)
+		die("%s: journal-stale without journal-pending", argv[1]);
 	if (r.npending)
 		journal_pending(tmpimg, &r);
+	if (r.journal_stale || r.journal_errno)
+		journal_state(tmpimg, &r);
 	write_meta(tmpimg, tmpmeta, &r);
 	if (r.mutate) {
 		char what[1024];

@@ -233,6 +233,18 @@ test_expect_success 'journal-pending: a logged block filled with a byte is what 
 	dd if=jf.img bs=1024 skip=$((b + 3)) count=1 2>/dev/null | od -An -v -tx1 | sort -u >replayed &&
 	test "$(cat replayed)" = " aa aa aa aa aa aa aa aa aa aa aa aa aa aa aa aa"
 '
+test_expect_success 'journal-stale leaves the transaction in a log without needs_recovery; journal-errno records an errno' '
+	recipe js <<-\R &&
+	journal-pending superblock
+	journal-stale
+	journal-errno 5
+	R
+	$BIN/mkimage js/recipe js.img && dumpe2fs -h js.img >h 2>/dev/null &&
+	! grep -q needs_recovery h && test_grep "^Journal errno: *-5$" h && test_grep "^Journal start: *1$" h &&
+	debugfs -R logdump js.img >log 2>&1 && test_grep "^Found expected sequence 1, type 2 (commit block)" log &&
+	printf "journal-stale\n" >js/recipe && test_must_fail 1 $BIN/mkimage js/recipe y.img 2>err &&
+	test_grep "journal-stale without journal-pending" err && ! test -e y.img
+'
 test_expect_success 'journal-pending: the flag only on the superblock, a fill only a byte' '
 	recipe jbad <<-\R &&
 	journal-pending gdt shared_blocks on
