@@ -269,7 +269,8 @@ gate_stack = $(sort $(foreach v,$(call gate_variants,$(1)),$(S_$(1)_list_$(v)) $
 # kernels and the shipped kernel after the config gate: a step waiting on
 # the lock would hold a JOBS slot and do nothing.  (A gate whose kernels
 # failed to build does not run; the report says so.)
-gate_after = | $(foreach v,$(call gate_variants,$(1)),$(call kernel,$(1),$(v)))$(if $(filter config,$(2)),, $(call gate_file,$(1),config))
+after_kernels = | $(foreach v,$(call gate_variants,$(1)),$(call kernel,$(1),$(v)))
+after_config_gate = $(call after_kernels,$(1)) $(call gate_file,$(1),config)
 # What a series' gates are of: variants, stacks, source, configuration and
 # tools.  (Read once a make; the gates' packages are installed by the make
 # that runs the gates, so the plan's make and the gates' make read the
@@ -288,17 +289,17 @@ $(if $(filter debian,$(call src_kind,$(1))),$(call cfgdeb,$(1)): FORCE | $(call 
 	@$$(call guarded,$(RESULTS)/$(1)/gates/fetch.failed,config fetch,build/fetch-debian $(1) $(call cfgpkg,$(1)) $(S_$(1)_version) $(S_$(1)_suite) $$@ matrix.lock))
 
 $(call gate_file,$(1),config): $(call srcdir,$(1)).stamp $(patsubst defconfig:%,%,$(patsubst distro:%,%,$(call gate_config,$(1)))) build/gate-build build/push-stack build/lib.sh $(KIT_BUILD)/gates/$(1).key $(call gate_stack,$(1)) | $(call deps,build gates)
-$(call gate_file,$(1),config): $(call gate_after,$(1),config)
+$(call gate_file,$(1),config): $(call after_kernels,$(1))
 	$$(REC)@$$(call guarded,$(RESULTS)/$(1)/gates/config.failed,gates,$(call verdict,KIT_GATE_KEY=$(call gate_key,$(1)) flock $(call srcdir,$(1)).lock build/gate-build $(1) $(call gate_config,$(1)) \
 	  $(call srcdir,$(1)) $(S_$(1)_stack) $(call gatedir,$(1),config) $$(@D) $(call gate_variants,$(1))))
 
 $(call gate_file,$(1),allmodconfig): $(call srcdir,$(1)).stamp build/gate-build build/push-stack build/lib.sh $(KIT_BUILD)/gates/$(1).key $(call gate_stack,$(1)) | $(call deps,build gates)
-$(call gate_file,$(1),allmodconfig): $(call gate_after,$(1),allmodconfig)
+$(call gate_file,$(1),allmodconfig): $(call after_config_gate,$(1))
 	$$(REC)@$$(call guarded,$(RESULTS)/$(1)/gates/allmodconfig.failed,gates,$(call verdict,KIT_GATE_KEY=$(call gate_key,$(1)) flock $(call srcdir,$(1)).lock build/gate-build $(1) allmodconfig \
 	  $(call srcdir,$(1)) $(S_$(1)_stack) $(call gatedir,$(1),allmodconfig) $$(@D) $(call gate_variants,$(1))))
 
 $(call gate_file,$(1),checkpatch): $(call srcdir,$(1)).stamp build/gate-checkpatch build/lib.sh $(KIT_BUILD)/gates/$(1).key $(call gate_stack,$(1)) $(wildcard common/upstream/*.patch) | $(call deps,gates)
-$(call gate_file,$(1),checkpatch): $(call gate_after,$(1),config)
+$(call gate_file,$(1),checkpatch): $(call after_kernels,$(1))
 	@$$(call guarded,$(RESULTS)/$(1)/gates/checkpatch.failed,checkpatch,$(call verdict,KIT_GATE_KEY=$(call gate_key,$(1)) flock -s $(call srcdir,$(1)).lock \
 	  build/gate-checkpatch $(1) $(call srcdir,$(1)) $(S_$(1)_stack) common/upstream $$(@D) $(call gate_variants,$(1))))
 
@@ -307,7 +308,7 @@ $(call gate_file,$(1),checkpatch): $(call gate_after,$(1),config)
 # built with), booted on the image cases.
 $(call gate_file,$(1),shipped): $(call srcdir,$(1)).stamp $(call cfgdeb,$(1)) build/gate-shipped build/push-stack build/fetch-debian build/apt-state.sh build/lib.sh $(KIT_BUILD)/gates/$(1).key $(call gate_stack,$(1)) \
 	  $(IMAGES) $(BIN)/guest-init $(KEY_guest) $(KEY_judge) $(BIN)/matrix build/key matrix.yaml $(wildcard test/cases/*/mount) $(KIT_BUILD)/expect.list $(wildcard test/cases/*/expect*) | $(call deps,guest report gates)
-$(call gate_file,$(1),shipped): $(call gate_after,$(1),shipped)
+$(call gate_file,$(1),shipped): $(call after_config_gate,$(1))
 	$$(REC)@$$(call guarded,$(RESULTS)/$(1)/gates/shipped.failed,shipped kernel,$(call verdict,KIT_GATE_KEY=$(call gate_key,$(1)) KIT_CASES="$(CASES)" \
 	  KIT_IMAGES=$(KIT_BUILD)/images KIT_GUEST_INIT=$(BIN)/guest-init flock $(call srcdir,$(1)).lock build/gate-shipped $(1) $(S_$(1)_version) $(S_$(1)_suite) $(call cfgdeb,$(1)) $(call srcdir,$(1)) $(S_$(1)_stack) \
 	  $(call gatedir,$(1),shipped) $$(@D) matrix.lock $(call gate_variants,$(1))))
