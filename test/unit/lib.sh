@@ -8,7 +8,7 @@
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 BIN=${KIT_BUILD:-$TOP/.kit}/bin
 : "${KIT_CACHE:?KIT_CACHE is not set}"
-PATH=$TOP/build:$TOP/test:$PATH
+PATH=$TOP/build:$TOP/test:$BIN:$PATH
 export KIT_T0=$(date +%s)
 trash=$(mktemp -d "${TMPDIR:-/tmp}/kit-unit.XXXXXX")
 trap 'rm -rf "$trash"' EXIT

@@ -63,6 +63,18 @@ test_expect_success 'every report is rendered from results.json alone' '
 	report --render res/results.json >again.out &&
 	test "$(tail -1 again.out)" = "6 passed, 0 failed, 6 skipped" && ! grep -q "not ok" res/results.ktap
 '
+# A python3 first on PATH (a pyenv shim, a virtualenv) is not the kit's:
+# make runs PYTHON (Debian's by default) for its scripts, through
+# $(BIN)/python3 at the head of every recipe's PATH.
+test_expect_success 'make runs the kit'"'"'s Python (PYTHON), not the first python3 on PATH' '
+	run_matrix && mkdir -p shim && printf "#!/bin/sh\n: >%s/shim-ran\nexec /usr/bin/python3 \"\$@\"\n" "$trash" >shim/python3 &&
+	chmod +x shim/python3 && { PATH=$trash/shim:$PATH make -s -C "$TOP" report KIT_BUILD="$trash/kb" RESULTS="$trash/res" >out 2>&1 || :; } &&
+	test_grep "^5 passed, 1 failed, 6 skipped" out && test ! -e shim-ran &&
+	{ PATH=$trash/shim:$PATH make -s -C "$TOP" report KIT_BUILD="$trash/kb" RESULTS="$trash/res" PYTHON="$trash/shim/python3" >out 2>&1 || :; } &&
+	test_grep "^5 passed, 1 failed, 6 skipped" out && test -e shim-ran &&
+	test_must_fail make -s -C "$TOP" report KIT_BUILD="$trash/kb" RESULTS="$trash/res" PYTHON=python4 2>err &&
+	test_grep "PYTHON=python4: not an interpreter; name Python 3 by its path" err
+'
 test_expect_success 'a planned cell without verdicts is ERROR, naming the failed step' '
 	run_matrix && rm res/9.9/patched/cells.json &&
 	echo "kernel: 9.9: p.patch of series does not apply" >res/9.9/patched/build.failed &&
