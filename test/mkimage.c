@@ -24,6 +24,9 @@
  *   feature shared_blocks on|off   set or clear RO_COMPAT_SHARED_BLOCKS
  *   mount-opts OPTIONS             the superblock's own mount options
  *                                  (s_mount_opts, as tune2fs -E mount_opts=)
+ *   errors continue|remount-ro|panic   what the superblock says a kernel
+ *                                  does on an error (s_errors, as tune2fs
+ *                                  -e): the default a mount starts from
  *   block-bitmap G at WHERE        move group G's block bitmap
  *   inode-bitmap G at WHERE        move group G's inode bitmap
  *   inode-table G at WHERE         move group G's inode table
@@ -196,6 +199,7 @@ struct recipe {
 	struct move share_where;
 	char point_file[64];
 	char mount_opts[64];	/* s_mount_opts; empty: leave it */
+	int errors;		/* s_errors; 0: leave it */
 	struct move point_where;
 	int point;
 	int shared_blocks;	/* -1 leave, 0 clear, 1 set */
@@ -314,6 +318,15 @@ static void read_recipe(const char *file, struct recipe *r)
 				bad_line(file, line, "usage: mount-opts OPTIONS (one word, at most %zu characters)",
 					 sizeof(r->mount_opts) - 1);
 			strcpy(r->mount_opts, tok[1]);
+		} else if (!strcmp(tok[0], "errors")) {
+			if (n == 2 && !strcmp(tok[1], "continue"))
+				r->errors = EXT2_ERRORS_CONTINUE;
+			else if (n == 2 && !strcmp(tok[1], "remount-ro"))
+				r->errors = EXT2_ERRORS_RO;
+			else if (n == 2 && !strcmp(tok[1], "panic"))
+				r->errors = EXT2_ERRORS_PANIC;
+			else
+				bad_line(file, line, "usage: errors continue|remount-ro|panic");
 		} else if (!strcmp(tok[0], "share-fill")) {
 			if (n != 2 && n != 3)
 				bad_line(file, line, "usage: share-fill BYTE [COUNT]");
@@ -1282,6 +1295,8 @@ int main(int argc, char **argv)
 		memset(fs->super->s_mount_opts, 0, sizeof(fs->super->s_mount_opts));
 		memcpy(fs->super->s_mount_opts, r.mount_opts, strlen(r.mount_opts));
 	}
+	if (r.errors)
+		fs->super->s_errors = r.errors;
 	if (r.shared_blocks == 1)
 		ext2fs_set_feature_shared_blocks(fs->super);
 	else if (r.shared_blocks == 0)

@@ -138,6 +138,14 @@ test_expect_success 'mount-opts: the superblock carries its own mount options' '
 	printf "mount-opts %065d\n" 0 >r && test_must_fail 2 $BIN/mkimage r out.img 2>err &&
 	test_grep "usage: mount-opts OPTIONS" err
 '
+test_expect_success 'errors: the superblock says what a kernel does on an error' '
+	printf "errors panic\n" >r && $BIN/mkimage r out.img && dumpe2fs -h out.img 2>/dev/null >out.dump &&
+	test_grep "^Errors behavior: *Panic$" out.dump &&
+	printf "errors remount-ro\n" >r && $BIN/mkimage r out.img && dumpe2fs -h out.img 2>/dev/null >out.dump &&
+	test_grep "^Errors behavior: *Remount read-only$" out.dump &&
+	printf "errors reboot\n" >r && test_must_fail 2 $BIN/mkimage r out2.img 2>err &&
+	test_grep "usage: errors continue|remount-ro|panic" err && ! test -e out2.img
+'
 test_expect_success 'covering-itable: group 1 inode table starts 4 blocks before its backup superblock' '
 	img covering-itable && test "$(field 1 "Inode table" covering-itable.dump)" = 2045 &&
 	test "$(debugfs -R "blocks one-block" covering-itable.img 2>/dev/null | tr -d " ")" = 2049 &&
