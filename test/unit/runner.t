@@ -23,6 +23,17 @@ test_expect_success 'a watched case ends its report with the blocks the boot wro
 	! grep -q "^written:" r/cases/c.out &&
 	head -c 16384 /dev/zero >zero && cmp zero images/b.img
 '
+test_expect_success 'a case whose boot wrote to its watched disk says so in its phrase' '
+	setup && for c in a b c; do
+		head -c 16384 /dev/zero >images/$c.img && key made $c >images/$c.img.key || return 1
+	done &&
+	echo "ro watch" >cases/a/mount && echo "ro watch" >cases/b/mount &&
+	printf "mount: ok\nwritten: none\n" >cases/a/expect && printf "mount: ok\nwritten: none\n" >cases/b/expect &&
+	FAKE=scribble run-guest 9.9 vanilla kernel r && judge 9.9 vanilla r &&
+	test "$(st r a)" = PASS && test "$(st r a actual)" = mounted &&
+	test "$(st r b)" = FAIL && test "$(st r b actual)" = "mounted, wrote 1 block" &&
+	test "$(st r b expected)" = mounted
+'
 test_expect_success 'written: blocks of the image size, the first 16 listed; a copy that cannot be compared is unknown, never none' '
 	. "$TOP/test/guest-lib.sh" && head -c 65536 /dev/zero >w.img && cp w.img w.copy &&
 	printf "\001" | dd of=w.img bs=1 seek=1048 conv=notrunc 2>/dev/null && cp w.img w.copy &&
