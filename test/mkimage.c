@@ -24,6 +24,10 @@
  *   feature shared_blocks on|off   set or clear RO_COMPAT_SHARED_BLOCKS
  *   mount-opts OPTIONS             the superblock's own mount options
  *                                  (s_mount_opts, as tune2fs -E mount_opts=)
+ *   mke2fs-feature mmp|quota|orphan_file   the filesystem made with that
+ *                                  feature too (mke2fs -O): a multi-mount
+ *                                  protection block, user and group quota
+ *                                  files (inodes 3 and 4), an orphan file
  *   errors continue|remount-ro|panic   what the superblock says a kernel
  *                                  does on an error (s_errors, as tune2fs
  *                                  -e): the default a mount starts from
@@ -82,7 +86,9 @@
  * WHERE: superblock | gdt | past-end | backup-superblock G | backup-gdt G |
  *        inode-table G | journal | resize-dind (the resize inode's
  *        double-indirect block) | meta-gdt G (with meta_bg, the descriptor
- *        block group G holds), then optionally +N or -N blocks
+ *        block group G holds) | mmp (the MMP block) | quota-file usr|grp
+ *        (the first block of that quota file) | orphan-file (the first
+ *        block of the orphan file), then optionally +N or -N blocks
  *        ("inode-table 1 at backup-superblock 1 -4": a table that starts
  *        four blocks before that backup and covers it)
  */
@@ -180,7 +186,8 @@ static void usage(void)
 
 /* ---- the recipe ---- */
 
-enum where { W_SB, W_GDT, W_PAST_END, W_BACKUP_SB, W_BACKUP_GDT, W_ITABLE, W_JOURNAL, W_RESIZE, W_META_GDT };
+enum where { W_SB, W_GDT, W_PAST_END, W_BACKUP_SB, W_BACKUP_GDT, W_ITABLE, W_JOURNAL, W_RESIZE, W_META_GDT,
+	     W_MMP, W_QUOTA, W_ORPHAN };
 enum what { OP_BB, OP_IB, OP_IT };
 
 struct move {
@@ -210,6 +217,7 @@ struct recipe {
 	char journal_file[64];	/* empty: the journal stays in its inode */
 	int bigalloc;
 	int meta_bg;
+	char mke2fs_features[64];	/* ",mmp,quota": added to mke2fs -O */
 	int journal_at;
 	struct move journal_where;
 	int mutate;
@@ -281,8 +289,14 @@ static void parse_where(const char *file, int line, struct move *m, char **tok, 
 		m->where = W_RESIZE;
 	else if (!strcmp(tok[0], "meta-gdt") && n == 2)
 		m->where = W_META_GDT, m->arg = number(file, line, tok[1]);
+	else if (!strcmp(tok[0], "mmp") && n == 1)
+		m->where = W_MMP;
+	else if (!strcmp(tok[0], "quota-file") && n == 2 && (!strcmp(tok[1], "usr") || !strcmp(tok[1], "grp")))
+		m->where = W_QUOTA, m->arg = !strcmp(tok[1], "grp");
+	else if (!strcmp(tok[0], "orphan-file") && n == 1)
+		m->where = W_ORPHAN;
 	else
-		bad_line(file, line, "unknown place '%s' (superblock, gdt, past-end, backup-superblock G, backup-gdt G, inode-table G, journal, resize-dind, meta-gdt G)", tok[0]);
+		bad_line(file, line, "unknown place '%s' (superblock, gdt, past-end, backup-superblock G, backup-gdt G, inode-table G, journal, resize-dind, meta-gdt G, mmp, quota-file usr|grp, orphan-file)", tok[0]);
 }
 
 static void read_recipe(const char *file, struct recipe *r)
@@ -362,6 +376,13 @@ static void read_recipe(const char *file, struct recipe *r)
 				bad_line(file, line, "usage: %s GROUP at PLACE", tok[0]);
 			m->group = number(file, line, tok[1]);
 			parse_where(file, line, m, tok + 3, n - 3);
+		} else if (!strcmp(tok[0], "mke2fs-feature")) {
+			if (n != 2 || (strcmp(tok[1], "mmp") && strcmp(tok[1], "quota") && strcmp(tok[1], "orphan_file")))
+				bad_line(file, line, "usage: mke2fs-feature mmp|quota|orphan_file");
+			if (strstr(r->mke2fs_features, tok[1]))
+				bad_line(file, line, "mke2fs-feature %s twice", tok[1]);
+			strcat(r->mke2fs_features, ",");
+			strcat(r->mke2fs_features, tok[1]);
 		} else if (!strcmp(tok[0], "bigalloc")) {
 			if (n != 1)
 				bad_line(file, line, "usage: bigalloc");
@@ -545,9 +566,9 @@ static void make_tree(const char *root, FILE *man)
 
 #define FEATURES "64bit,flex_bg,metadata_csum,extent,huge_file,dir_nlink,extra_isize,has_journal,^metadata_csum_seed"
 
-static void run_mke2fs(const char *img, const char *tree, int bigalloc, int meta_bg)
+static void run_mke2fs(const char *img, const char *tree, int bigalloc, int meta_bg, const char *more)
 {
-	char t[32];
+	char t[32], opt[256];
 	pid_t pid;
 	int st;
 
@@ -581,9 +602,10 @@ static void run_mke2fs(const char *img, const char *tree, int bigalloc, int meta
 			size = "512", features = FEATURES ",meta_bg,^resize_inode";
 		else if (bigalloc)
 			size_opt = "-C", size = "16384", features = FEATURES ",bigalloc,^resize_inode";
+		snprintf(opt, sizeof(opt), "%s%s", features, more);
 		execlp("mke2fs", "mke2fs", "-q", "-F", "-t", "ext4",
 		       "-b", "1024", size_opt, size, "-N", "512", "-I", "256", "-J", "size=1",
-		       "-O", features,
+		       "-O", opt,
 		       "-U", UUID, "-L", "kit-image",
 		       "-E", "hash_seed=" HASH_SEED ",root_owner=0:0,lazy_itable_init=0,lazy_journal_init=0,nodiscard",
 		       "-d", tree, img, "16384", (char *)NULL);
@@ -718,6 +740,25 @@ static blk64_t base_place(ext2_filsys fs, const struct move *m)
 		if (ext2fs_super_and_bgd_loc2(fs, m->arg, &super, &old_desc, &new_desc, &used) || !new_desc)
 			die("group %u holds no descriptor block", m->arg);
 		return new_desc;
+	}
+	case W_MMP:
+		if (!ext2fs_has_feature_mmp(fs->super) || !fs->super->s_mmp_block)
+			die("mmp: the image has no MMP block (mke2fs-feature mmp)");
+		return fs->super->s_mmp_block;
+	case W_QUOTA:
+	case W_ORPHAN: {
+		ext2_ino_t ino = m->where == W_ORPHAN ? fs->super->s_orphan_file_inum :
+				 m->arg ? fs->super->s_grp_quota_inum : fs->super->s_usr_quota_inum;
+		blk64_t b = 0;
+		errcode_t err;
+
+		if (!ino)
+			die("%s: the image has none (mke2fs-feature %s)",
+			    m->where == W_ORPHAN ? "orphan-file" : "quota-file", m->where == W_ORPHAN ? "orphan_file" : "quota");
+		err = ext2fs_bmap2(fs, ino, NULL, NULL, 0, 0, NULL, &b);
+		if (err || !b)
+			die_fs(err ? err : EXT2_ET_BAD_BLOCK_NUM, m->where == W_ORPHAN ? "find the orphan file's first block" : "find the quota file's first block");
+		return b;
 	}
 	case W_ITABLE:
 		if (m->arg >= fs->group_desc_count)
@@ -1171,12 +1212,51 @@ static void journal_pending(const char *img, const struct recipe *r)
  * cleared through libext2fs (its fixed time stamps the superblock), the
  * journal superblock's s_errno written in place (the kit's journals carry
  * no checksum: debugfs opens them without one). */
+/* mke2fs writes into the MMP block the time, this machine's name and the
+ * image's temporary name: pin them (FAKE_TIME, nothing, nothing) so the
+ * same recipe makes the same bytes, the sequence left clean. */
+static void pin_mmp(const char *img)
+{
+	struct mmp_struct *mmp;
+	ext2_filsys fs;
+	errcode_t err;
+	blk64_t b;
+
+	err = ext2fs_open2(img, NULL, EXT2_FLAG_RW | EXT2_FLAG_64BITS | EXT2_FLAG_SKIP_MMP, 0, 0, unix_io_manager, &fs);
+	if (err)
+		die_fs(err, "open the image for its MMP block");
+	b = fs->super->s_mmp_block;
+	if (!ext2fs_has_feature_mmp(fs->super) || !b) {
+		ext2fs_free(fs);
+		return;
+	}
+	mmp = calloc(1, fs->blocksize);
+	if (!mmp)
+		die("out of memory");
+	err = io_channel_read_blk64(fs->io, b, -(int)sizeof(*mmp), mmp);
+	if (err)
+		die_fs(err, "read the MMP block");
+	if (mmp->mmp_magic != EXT4_MMP_MAGIC)
+		die("the MMP block (%llu) has no MMP magic", (unsigned long long)b);
+	mmp->mmp_seq = EXT4_MMP_SEQ_CLEAN;
+	mmp->mmp_time = FAKE_TIME;
+	memset(mmp->mmp_nodename, 0, sizeof(mmp->mmp_nodename));
+	memset(mmp->mmp_bdevname, 0, sizeof(mmp->mmp_bdevname));
+	err = ext2fs_mmp_csum_set(fs, mmp);
+	if (!err)
+		err = io_channel_write_blk64(fs->io, b, -(int)sizeof(*mmp), mmp);
+	if (err)
+		die_fs(err, "write the MMP block");
+	free(mmp);
+	ext2fs_free(fs);
+}
+
 static void journal_state(const char *img, const struct recipe *r)
 {
 	ext2_filsys fs;
 	errcode_t err;
 
-	err = ext2fs_open2(img, NULL, EXT2_FLAG_RW | EXT2_FLAG_64BITS, 0, 0, unix_io_manager, &fs);
+	err = ext2fs_open2(img, NULL, EXT2_FLAG_RW | EXT2_FLAG_64BITS | EXT2_FLAG_SKIP_MMP, 0, 0, unix_io_manager, &fs);
 	if (err)
 		die_fs(err, "open the image for its journal state");
 	if (!fs->super->s_journal_inum)
@@ -1238,7 +1318,7 @@ int main(int argc, char **argv)
 	errcode_t err;
 	FILE *man;
 	char t[32], *dir;
-	int flags = EXT2_FLAG_RW | EXT2_FLAG_64BITS;
+	int flags = EXT2_FLAG_RW | EXT2_FLAG_64BITS | EXT2_FLAG_SKIP_MMP;
 	const char *img;
 
 	if (argc != 3)
@@ -1260,7 +1340,7 @@ int main(int argc, char **argv)
 	make_tree(tmptree, man);
 	if (r.bigalloc && r.meta_bg)
 		die("%s: bigalloc and meta_bg: one layout at a time", argv[1]);
-	run_mke2fs(tmpimg, tmptree, r.bigalloc, r.meta_bg);
+	run_mke2fs(tmpimg, tmptree, r.bigalloc, r.meta_bg, r.mke2fs_features);
 
 	snprintf(t, sizeof(t), "%ld", FAKE_TIME);
 	setenv("E2FSPROGS_FAKE_TIME", t, 1);
@@ -1320,6 +1400,7 @@ int main(int argc, char **argv)
 		journal_pending(tmpimg, &r);
 	if (r.journal_stale || r.journal_errno)
 		journal_state(tmpimg, &r);
+	pin_mmp(tmpimg);
 	write_meta(tmpimg, tmpmeta, &r);
 	if (r.mutate) {
 		char what[1024];

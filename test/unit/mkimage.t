@@ -146,6 +146,23 @@ test_expect_success 'errors: the superblock says what a kernel does on an error'
 	printf "errors reboot\n" >r && test_must_fail 2 $BIN/mkimage r out2.img 2>err &&
 	test_grep "usage: errors continue|remount-ro|panic" err && ! test -e out2.img
 '
+test_expect_success 'mke2fs-feature: an MMP block, quota files, an orphan file, and places in each' '
+	printf "mke2fs-feature mmp\nmke2fs-feature orphan_file\n" >r && $BIN/mkimage r f.img && e2fsck -fn f.img >/dev/null 2>&1 &&
+	dumpe2fs -h f.img 2>/dev/null >f.dump && test_grep "^Filesystem features:.* mmp" f.dump && test_grep "^Filesystem features:.* orphan_file" f.dump &&
+	img leak-mmp && test -n "$(sed -n "s/^MMP block number: *//p" leak-mmp.dump)" &&
+	test "$(debugfs -R "bmap one-block 0" leak-mmp.img 2>/dev/null)" = "$(sed -n "s/^MMP block number: *//p" leak-mmp.dump)" &&
+	mv leak-mmp.img mmp-first.img && sleep 1 && img leak-mmp && cmp mmp-first.img leak-mmp.img &&
+	test_grep "^ *mmp_update_time: 1600000000$" leak-mmp.dump &&
+	img leak-quota-file && test -n "$(debugfs -R "bmap <3> 0" leak-quota-file.img 2>/dev/null)" && test "$(debugfs -R "bmap one-block 0" leak-quota-file.img 2>/dev/null)" = "$(debugfs -R "bmap <3> 0" leak-quota-file.img 2>/dev/null)" &&
+	img leak-orphan-file && o=$(sed -n "s/^Orphan file inode: *//p" leak-orphan-file.dump) && test -n "$o" &&
+	test "$(debugfs -R "bmap one-block 0" leak-orphan-file.img 2>/dev/null)" = "$(debugfs -R "bmap <$o> 0" leak-orphan-file.img 2>/dev/null)" &&
+	printf "point one-block at mmp\n" >r && test_must_fail $BIN/mkimage r g.img 2>err &&
+	test_grep "mmp: the image has no MMP block (mke2fs-feature mmp)" err && ! test -e g.img &&
+	printf "mke2fs-feature quota\nmke2fs-feature quota\n" >r && test_must_fail 2 $BIN/mkimage r g.img 2>err &&
+	test_grep "mke2fs-feature quota twice" err &&
+	printf "mke2fs-feature casefold\n" >r && test_must_fail 2 $BIN/mkimage r g.img 2>err &&
+	test_grep "usage: mke2fs-feature mmp|quota|orphan_file" err
+'
 test_expect_success 'covering-itable: group 1 inode table starts 4 blocks before its backup superblock' '
 	img covering-itable && test "$(field 1 "Inode table" covering-itable.dump)" = 2045 &&
 	test "$(debugfs -R "blocks one-block" covering-itable.img 2>/dev/null | tr -d " ")" = 2049 &&
