@@ -28,6 +28,9 @@
  *                                  feature too (mke2fs -O): a multi-mount
  *                                  protection block, user and group quota
  *                                  files (inodes 3 and 4), an orphan file
+ *   resize-extra-slot              the resize inode (7) shaped unlike what
+ *                                  mke2fs makes: its first direct slot
+ *                                  names its double-indirect block too
  *   errors continue|remount-ro|panic   what the superblock says a kernel
  *                                  does on an error (s_errors, as tune2fs
  *                                  -e): the default a mount starts from
@@ -229,6 +232,7 @@ struct recipe {
 	} pending[MAX_OPS];
 	int npending;
 	int journal_stale;
+	int resize_extra_slot;
 	int journal_errno;	/* 0: leave s_errno */
 };
 
@@ -435,6 +439,10 @@ static void read_recipe(const char *file, struct recipe *r)
 			parse_where(file, line, &jp->where, tok + 1, k - 1);
 			if (jp->shared_blocks >= 0 && (jp->where.where != W_SB || jp->where.offset))
 				bad_line(file, line, "shared_blocks: only the superblock carries the flag");
+		} else if (!strcmp(tok[0], "resize-extra-slot")) {
+			if (n != 1)
+				bad_line(file, line, "usage: resize-extra-slot");
+			r->resize_extra_slot = 1;
 		} else if (!strcmp(tok[0], "journal-stale")) {
 			if (n != 1)
 				bad_line(file, line, "usage: journal-stale");
@@ -1212,6 +1220,26 @@ static void journal_pending(const char *img, const struct recipe *r)
  * cleared through libext2fs (its fixed time stamps the superblock), the
  * journal superblock's s_errno written in place (the kit's journals carry
  * no checksum: debugfs opens them without one). */
+/* The resize inode with one more block slot than mke2fs gives it: its
+ * first direct slot names the double-indirect block as well. */
+static void resize_extra_slot(ext2_filsys fs)
+{
+	struct ext2_inode inode;
+	errcode_t err;
+
+	if (!ext2fs_has_feature_resize_inode(fs->super))
+		die("resize-extra-slot: the image has no resize inode");
+	err = ext2fs_read_inode(fs, EXT2_RESIZE_INO, &inode);
+	if (err)
+		die_fs(err, "read the resize inode");
+	if (!inode.i_block[EXT2_DIND_BLOCK])
+		die("resize-extra-slot: the resize inode has no double-indirect block");
+	inode.i_block[0] = inode.i_block[EXT2_DIND_BLOCK];
+	err = ext2fs_write_inode(fs, EXT2_RESIZE_INO, &inode);
+	if (err)
+		die_fs(err, "write the resize inode");
+}
+
 /* mke2fs writes into the MMP block the time, this machine's name and the
  * image's temporary name: pin them (FAKE_TIME, nothing, nothing) so the
  * same recipe makes the same bytes, the sequence left clean. */
@@ -1377,6 +1405,8 @@ int main(int argc, char **argv)
 	}
 	if (r.errors)
 		fs->super->s_errors = r.errors;
+	if (r.resize_extra_slot)
+		resize_extra_slot(fs);
 	if (r.shared_blocks == 1)
 		ext2fs_set_feature_shared_blocks(fs->super);
 	else if (r.shared_blocks == 0)

@@ -163,6 +163,11 @@ test_expect_success 'mke2fs-feature: an MMP block, quota files, an orphan file, 
 	printf "mke2fs-feature casefold\n" >r && test_must_fail 2 $BIN/mkimage r g.img 2>err &&
 	test_grep "usage: mke2fs-feature mmp|quota|orphan_file" err
 '
+test_expect_success 'resize-extra-slot: inode 7 names its double-indirect block in its first slot too' '
+	img leak-resize-dind-misshapen && d=$(debugfs -R "bmap one-block 0" leak-resize-dind-misshapen.img 2>/dev/null) &&
+	test -n "$d" && test "$(debugfs -R "bmap <7> 0" leak-resize-dind-misshapen.img 2>/dev/null)" = "$d" &&
+	img leak-resize-dind && test "$(debugfs -R "bmap <7> 0" leak-resize-dind.img 2>/dev/null)" = 0
+'
 test_expect_success 'covering-itable: group 1 inode table starts 4 blocks before its backup superblock' '
 	img covering-itable && test "$(field 1 "Inode table" covering-itable.dump)" = 2045 &&
 	test "$(debugfs -R "blocks one-block" covering-itable.img 2>/dev/null | tr -d " ")" = 2049 &&
