@@ -6,13 +6,19 @@
 # shellcheck shell=sh
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
+# A script run through a link elsewhere (or a checkout without this file)
+# must stop here: a test that copies or cleans $TOP would act on the wrong
+# folder (a link in /tmp made $TOP "/", and a test copied the machine).
+[ -f "$TOP/test/unit/lib.sh" ] || { echo "Bail out! $0: run it from its checkout (test/unit/), not through a link"; exit 1; }
 BIN=${KIT_BUILD:-$TOP/.kit}/bin
 : "${KIT_CACHE:?KIT_CACHE is not set}"
 PATH=$TOP/build:$TOP/test:$BIN:$PATH
 export KIT_T0=$(date +%s)
-trash=$(mktemp -d "${TMPDIR:-/tmp}/kit-unit.XXXXXX")
+# Every test runs in its own trash folder; none may run anywhere else (a
+# full disk once left mktemp empty, and the tests ran in the checkout).
+trash=$(mktemp -d "${TMPDIR:-/tmp}/kit-unit.XXXXXX") && [ -d "$trash" ] && cd "$trash" ||
+	{ echo "Bail out! $0: no trash folder under ${TMPDIR:-/tmp} (disk full?)"; exit 1; }
 trap 'rm -rf "$trash"' EXIT
-cd "$trash"
 n=0 failed=0 prereqs=" "
 
 test_set_prereq() { prereqs="$prereqs$1 "; }
