@@ -7,7 +7,7 @@
 # script NAME: h/NAME.t, the tests on stdin between the harness and test_done.
 script() {
 	mkdir -p h &&
-	{ printf '. "%s/test/unit/lib.sh"\n' "$TOP" && cat && echo test_done; } >"h/$1.t"
+	{ printf 'KIT_TEST_TOP="%s"; . "%s/test/unit/lib.sh"\n' "$TOP" "$TOP" && cat && echo test_done; } >"h/$1.t"
 }
 # unit DIR NAME: DIR/NAME.t, a raw TAP script (stdin) for run-tests.
 unit() { mkdir -p "$1" && cat >"$1/$2.t"; }

@@ -5,7 +5,9 @@
 # set -e and must be &&-chained (KIT_TEST_CHAIN_LINT=0 turns the check off).
 # shellcheck shell=sh
 
-TOP=$(cd "$(dirname "$0")/../.." && pwd)
+# The checkout: the script's own, or KIT_TEST_TOP for a script written
+# elsewhere that sources this file by its path (harness.t's).
+TOP=${KIT_TEST_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 # A script run through a link elsewhere (or a checkout without this file)
 # must stop here: a test that copies or cleans $TOP would act on the wrong
 # folder (a link in /tmp made $TOP "/", and a test copied the machine).
