@@ -37,7 +37,9 @@ BIN := $(KIT_BUILD)/bin
 # every call (pyenv's here: 5 calls 5.1 s, 0.43 s direct).  $(BIN)/python3
 # points at PYTHON and $(BIN) leads PATH in every recipe, so the kit's
 # scripts (#!/usr/bin/env python3) and its python3 calls all run PYTHON.
-PYTHON ?= $(firstword $(wildcard /usr/bin/python3) $(shell command -v python3))
+# A path, not a search: on a machine without Python yet, the link is made
+# after build/deps has installed Debian's, so it names that one.
+PYTHON ?= /usr/bin/python3
 export PATH := $(BIN):$(PATH)
 CFLAGS ?= -O2 -g -Wall -Wextra -Werror=implicit-function-declaration
 CONFIG := common/kernel.config
