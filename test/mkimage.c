@@ -694,6 +694,21 @@ static blk64_t place(ext2_filsys fs, const struct move *m)
 	return b;
 }
 
+/* The resize inode (7), read into INODE; its double-indirect block. */
+static blk64_t resize_inode(ext2_filsys fs, struct ext2_inode *inode)
+{
+	errcode_t err;
+
+	if (!ext2fs_has_feature_resize_inode(fs->super))
+		die("the image has no resize inode");
+	err = ext2fs_read_inode(fs, EXT2_RESIZE_INO, inode);
+	if (err)
+		die_fs(err, "read the resize inode");
+	if (!inode->i_block[EXT2_DIND_BLOCK])
+		die("the resize inode has no double-indirect block");
+	return inode->i_block[EXT2_DIND_BLOCK];
+}
+
 static blk64_t base_place(ext2_filsys fs, const struct move *m)
 {
 	/* The primary superblock is at byte 1024 whatever s_first_data_block
@@ -726,16 +741,8 @@ static blk64_t base_place(ext2_filsys fs, const struct move *m)
 	}
 	case W_RESIZE: {
 		struct ext2_inode inode;
-		errcode_t err;
 
-		if (!ext2fs_has_feature_resize_inode(fs->super))
-			die("the image has no resize inode");
-		err = ext2fs_read_inode(fs, EXT2_RESIZE_INO, &inode);
-		if (err)
-			die_fs(err, "read the resize inode");
-		if (!inode.i_block[EXT2_DIND_BLOCK])
-			die("the resize inode has no double-indirect block");
-		return inode.i_block[EXT2_DIND_BLOCK];
+		return resize_inode(fs, &inode);
 	}
 	case W_META_GDT: {
 		blk64_t super, old_desc, new_desc;
@@ -1227,14 +1234,7 @@ static void resize_extra_slot(ext2_filsys fs)
 	struct ext2_inode inode;
 	errcode_t err;
 
-	if (!ext2fs_has_feature_resize_inode(fs->super))
-		die("resize-extra-slot: the image has no resize inode");
-	err = ext2fs_read_inode(fs, EXT2_RESIZE_INO, &inode);
-	if (err)
-		die_fs(err, "read the resize inode");
-	if (!inode.i_block[EXT2_DIND_BLOCK])
-		die("resize-extra-slot: the resize inode has no double-indirect block");
-	inode.i_block[0] = inode.i_block[EXT2_DIND_BLOCK];
+	inode.i_block[0] = resize_inode(fs, &inode);
 	err = ext2fs_write_inode(fs, EXT2_RESIZE_INO, &inode);
 	if (err)
 		die_fs(err, "write the resize inode");
