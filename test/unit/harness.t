@@ -161,4 +161,11 @@ test_expect_success 'run-tests: scripts run at once, each with a KIT_BUILD of it
 	rm -f u6-*.started && KIT_TEST_JOBS=1 KIT_UNIT_DIR=u6 test_must_fail 1 run-tests unit >out &&
 	test_grep "^not ok 1 - a$" out
 '
+test_expect_success 'a script run through a link, or with no trash folder, stops before its first test' '
+	mkdir -p l/x/y && ln -s "$TOP/test/unit/lib.sh" l/x/y/lib.sh && ln -s "$TOP/test/unit/config.t" l/x/y/config.t &&
+	test_must_fail 1 env -u KIT_TEST_TOP sh l/x/y/config.t >out 2>&1 &&
+	test_grep "^Bail out! l/x/y/config.t: run it from its checkout" out && ! grep -q "^ok" out &&
+	test_must_fail 1 env TMPDIR="$trash/none" sh "$TOP/test/unit/config.t" >out 2>&1 &&
+	test_grep "^Bail out! .*config.t: no trash folder under $trash/none" out && ! grep -q "^ok" out
+'
 test_done
