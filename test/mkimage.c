@@ -7,7 +7,7 @@
  * descriptors as the recipe asks through libext2fs, recomputing every
  * bitmap and descriptor checksum.  Next to IMAGE it writes IMAGE.manifest
  * ("sha256  path" per file, as sha256sum prints it) and IMAGE.meta: for a
- * file the recipe points at metadata (point, journal-file), what reading it
+ * file the recipe points at metadata (point, journal-file, quota-file-link), what reading it
  * returns when nothing stops the read, so a leak can be told from any other
  * wrong content.  Everything is written
  * under temporary names and renamed only on success.
@@ -60,6 +60,13 @@
  *                                  it (ext3's .journal); the manifest says
  *                                  NAME holds nothing, so a read of it that
  *                                  returns the journal shows as a leak
+ *   quota-file-link usr|grp NAME   with mke2fs-feature quota: that quota
+ *                                  file moved to a regular inode linked in
+ *                                  the root as NAME (as quota tools leave
+ *                                  aquota.user where quota is no feature),
+ *                                  and s_usr_quota_inum (s_grp_quota_inum)
+ *                                  naming it; the manifest says NAME holds
+ *                                  nothing, as for journal-file
  *   journal-pending WHERE [fill BYTE | shared_blocks on|off]
  *                                  the block at WHERE, as the rest of the
  *                                  recipe made it (or filled with BYTE, or,
@@ -119,11 +126,16 @@ static const char *prog = "mkimage";
 static char tmpimg[4096], tmpman[4096], tmpmeta[4096], tmpzone[4200], tmptree[4096], tmpconf[4200];
 
 /* What IMAGE.meta says: the pointed file reads block meta_blk (its first
- * meta_size bytes), the journal file reads the journal (journal_hex). */
+ * meta_size bytes); each system file linked by a name (journal-file,
+ * quota-file-link) reads what it held (its sha256 in hex). */
 static blk64_t meta_blk;
 static unsigned long long meta_size;
 static unsigned int meta_bsize;
-static char journal_hex[65];
+static struct linked {
+	const char *name;
+	char hex[65];
+} linked[2];
+static int nlinked;
 
 /* mke2fs reads only this, so the host's mke2fs.conf cannot change images. */
 static const char mke2fs_conf[] =
@@ -218,6 +230,8 @@ struct recipe {
 	char dedup_name[64];
 	int dedup_copies;
 	char journal_file[64];	/* empty: the journal stays in its inode */
+	int quota_link;		/* 0 none, 1 user, 2 group */
+	char quota_link_name[64];
 	int bigalloc;
 	int meta_bg;
 	char mke2fs_features[64];	/* ",mmp,quota": added to mke2fs -O */
@@ -404,6 +418,12 @@ static void read_recipe(const char *file, struct recipe *r)
 			if (n != 2 || strlen(tok[1]) >= sizeof(r->journal_file) || strchr(tok[1], '/'))
 				bad_line(file, line, "usage: journal-file NAME (a name in the root, no '/')");
 			strcpy(r->journal_file, tok[1]);
+		} else if (!strcmp(tok[0], "quota-file-link")) {
+			if (n != 3 || (strcmp(tok[1], "usr") && strcmp(tok[1], "grp")) ||
+			    strlen(tok[2]) >= sizeof(r->quota_link_name) || strchr(tok[2], '/'))
+				bad_line(file, line, "usage: quota-file-link usr|grp NAME (a name in the root, no '/')");
+			r->quota_link = strcmp(tok[1], "usr") ? 2 : 1;
+			strcpy(r->quota_link_name, tok[2]);
 		} else if (!strcmp(tok[0], "dedup")) {
 			if (n != 3 || strlen(tok[1]) >= sizeof(r->dedup_name) || strchr(tok[1], '/'))
 				bad_line(file, line, "usage: dedup NAME COPIES");
@@ -919,49 +939,54 @@ static void add_dedup(ext2_filsys fs, const struct recipe *r, FILE *man)
 	free(buf);
 }
 
-/* The journal as ext3 leaves it when tune2fs -j runs on a mounted
- * filesystem: its inode copied to a new regular inode (the same blocks),
- * immutable, linked in the root; the reserved journal inode cleared; the
- * superblock pointing at the new one.  The bitmaps are written here, before
- * anything moves them. */
-static void journal_file(ext2_filsys fs, const struct recipe *r, FILE *man)
+/*
+ * A system file made a file by a name, as an attacker (or an old tool)
+ * leaves it: inode OLD copied to a new regular inode (the same blocks,
+ * immutable if asked), linked in the root as NAME, the reserved inode
+ * cleared.  Returns the new inode's number; the caller points the
+ * superblock at it.  The manifest says NAME holds nothing, and IMAGE.meta
+ * what NAME holds, so a read of it that returns the system file shows as
+ * a leak.  The bitmaps are written here, before anything moves them.
+ */
+static ext2_ino_t link_system_file(ext2_filsys fs, ext2_ino_t old, const char *name,
+				   int immutable, FILE *man)
 {
 	unsigned int size = EXT2_INODE_SIZE(fs->super);
 	struct ext2_inode *inode = calloc(1, size), *zero = calloc(1, size);
-	ext2_ino_t old = fs->super->s_journal_inum, ino = 0;
+	struct linked *l = &linked[nlinked++];
+	ext2_ino_t ino = 0;
 	errcode_t err;
 
 	if (!inode || !zero)
 		die("out of memory");
-	if (!old)
-		die("journal-file: the image has no journal");
 	err = ext2fs_read_bitmaps(fs);
 	if (!err)
 		err = ext2fs_read_inode_full(fs, old, inode, size);
 	if (!err)
 		err = ext2fs_new_inode(fs, EXT2_ROOT_INO, LINUX_S_IFREG | 0600, 0, &ino);
 	if (!err)
-		err = ext2fs_link(fs, EXT2_ROOT_INO, r->journal_file, ino, EXT2_FT_REG_FILE);
+		err = ext2fs_link(fs, EXT2_ROOT_INO, name, ino, EXT2_FT_REG_FILE);
 	if (err == EXT2_ET_DIR_NO_SPACE) {
 		err = ext2fs_expand_dir(fs, EXT2_ROOT_INO);
 		if (!err)
-			err = ext2fs_link(fs, EXT2_ROOT_INO, r->journal_file, ino, EXT2_FT_REG_FILE);
+			err = ext2fs_link(fs, EXT2_ROOT_INO, name, ino, EXT2_FT_REG_FILE);
 	}
 	if (err)
-		die_fs(err, "journal-file: link a new inode");
+		die_fs(err, "link a new inode for a system file");
 	ext2fs_inode_alloc_stats2(fs, ino, +1, 0);
 	inode->i_links_count = 1;
 	inode->i_mode = LINUX_S_IFREG | 0600;
-	inode->i_flags |= EXT2_IMMUTABLE_FL;
+	if (immutable)
+		inode->i_flags |= EXT2_IMMUTABLE_FL;
 	err = ext2fs_write_inode_full(fs, ino, inode, size);
 	if (!err)
 		err = ext2fs_write_inode_full(fs, old, zero, size);
 	if (!err)
 		err = ext2fs_write_bitmaps(fs);
 	if (err)
-		die_fs(err, "journal-file: write the inodes");
-	fs->super->s_journal_inum = ino;
-	hash_line(man, r->journal_file, (const unsigned char *)"", 0);
+		die_fs(err, "write a linked system file's inodes");
+	hash_line(man, name, (const unsigned char *)"", 0);
+	l->name = name;
 	{
 		ext2_file_t f;
 		unsigned char buf[4096], sum[32];
@@ -975,12 +1000,37 @@ static void journal_file(ext2_filsys fs, const struct recipe *r, FILE *man)
 		if (!err)
 			err = ext2fs_file_close(f);
 		if (err)
-			die_fs(err, "journal-file: read the journal");
+			die_fs(err, "read a linked system file back");
 		sha256_final(&c, sum);
-		sha256_hex(sum, journal_hex);
+		sha256_hex(sum, l->hex);
 	}
 	free(inode);
 	free(zero);
+	return ino;
+}
+
+/* The journal as ext3 leaves it when tune2fs -j runs on a mounted
+ * filesystem: an immutable regular inode, linked in the root. */
+static void journal_file(ext2_filsys fs, const struct recipe *r, FILE *man)
+{
+	if (!fs->super->s_journal_inum)
+		die("journal-file: the image has no journal");
+	fs->super->s_journal_inum = link_system_file(fs, fs->super->s_journal_inum,
+						     r->journal_file, 1, man);
+}
+
+/* A quota file as quota tools leave aquota.user where quota is no feature:
+ * a regular inode linked in the root, here with the superblock's
+ * s_usr_quota_inum (or s_grp_quota_inum) naming it too. */
+static void quota_file_link(ext2_filsys fs, const struct recipe *r, FILE *man)
+{
+	__u32 *inum = r->quota_link == 1 ? &fs->super->s_usr_quota_inum
+						     : &fs->super->s_grp_quota_inum;
+
+	if (!ext2fs_has_feature_quota(fs->super) || !*inum)
+		die("quota-file-link: the image has no %s quota file (mke2fs-feature quota)",
+		    r->quota_link == 1 ? "user" : "group");
+	*inum = link_system_file(fs, *inum, r->quota_link_name, 0, man);
 }
 
 /* The journal's one extent moved, content and all, to start at a place;
@@ -1320,6 +1370,7 @@ static void journal_state(const char *img, const struct recipe *r)
 static void write_meta(const char *image, const char *meta, const struct recipe *r)
 {
 	FILE *f = fopen(meta, "w");
+	int i;
 
 	if (!f)
 		die("create %s:", meta);
@@ -1333,8 +1384,8 @@ static void write_meta(const char *image, const char *meta, const struct recipe 
 		close(fd);
 		hash_line(f, r->point_file, buf, meta_size);
 	}
-	if (journal_hex[0])
-		fprintf(f, "%s  %s\n", journal_hex, r->journal_file);
+	for (i = 0; i < nlinked; i++)
+		fprintf(f, "%s  %s\n", linked[i].hex, linked[i].name);
 	if (fclose(f))
 		die("write %s:", meta);
 }
@@ -1390,6 +1441,8 @@ int main(int argc, char **argv)
 		add_dedup(fs, &r, man);
 	if (r.journal_file[0])
 		journal_file(fs, &r, man);
+	if (r.quota_link)
+		quota_file_link(fs, &r, man);
 	if (r.share_fill != 0xff && !r.share_bitmaps)
 		die("%s: share-fill without share-bitmaps", argv[1]);
 	if (r.share_bitmaps)

@@ -192,6 +192,20 @@ test_expect_success 'journal-file: the journal in a linked, immutable regular in
 	test_grep "^e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855  \.journal$" journal-file.img.manifest &&
 	e2fsck -fn journal-file.img
 '
+test_expect_success 'quota-file-link: the user quota file in a linked regular inode the superblock names' '
+	img leak-quota-file-link && q=$(sed -n "s/^User quota inode: *//p" leak-quota-file-link.dump) && test "$q" -gt 11 &&
+	debugfs -R "ls -l /" leak-quota-file-link.img 2>/dev/null | grep -q "^ *$q  *100600 .* aquota\.user$" &&
+	debugfs -R "stat <3>" leak-quota-file-link.img 2>/dev/null | grep -q "Mode:  0000" &&
+	test_grep "^e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855  aquota\.user$" leak-quota-file-link.img.manifest &&
+	debugfs -R "dump /aquota.user q.out" leak-quota-file-link.img 2>/dev/null && test -s q.out &&
+	echo "$(sha256sum <q.out | cut -d" " -f1)  aquota.user" >want && test_cmp want leak-quota-file-link.img.meta
+'
+test_expect_success 'quota-file-link needs the quota feature, and one plain name' '
+	rm -f out.img* && printf "quota-file-link usr aquota.user\n" >r && test_must_fail 1 $BIN/mkimage r out.img 2>err &&
+	test_grep "has no user quota file" err && test ! -e out.img &&
+	printf "mke2fs-feature quota\nquota-file-link prj q\n" >r && test_must_fail 2 $BIN/mkimage r out.img 2>err &&
+	test_grep "usage: quota-file-link usr|grp NAME" err && test ! -e out.img
+'
 test_expect_success 'journal-file takes one plain name' '
 	rm -f out.img* && printf "journal-file a/b\n" >r && test_must_fail 2 $BIN/mkimage r out.img 2>err &&
 	test_grep "usage: journal-file NAME" err && test ! -e out.img
