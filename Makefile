@@ -51,7 +51,7 @@ IMAGES := $(CASES:%=$(KIT_BUILD)/images/%.img)
 # output with the test, the test being newer.
 MAKEFLAGS += --no-builtin-rules
 .SUFFIXES:
-.PHONY: all matrix plan gates cells check-farm ci-local fstests kernels images corpus fuzz check check-unit report review apply bump clean-results tools FORCE
+.PHONY: all matrix plan gates cells sources check-farm ci-local fstests kernels images corpus fuzz check check-unit report review apply bump clean-results tools FORCE
 .DELETE_ON_ERROR:
 all: matrix
 
@@ -388,6 +388,9 @@ $(KIT_BUILD)/images/%.img: test/cases/%/recipe $(BIN)/mkimage build/key
 $(CORPUS_DIR)/index: matrix.lock FORCE | $(call deps,fetch)
 	@$(call guarded,$(RESULTS)/corpus.failed,corpus fetch,build/fetch-corpus $(CORPUS_source) $(CORPUS_version) $(CORPUS_suite) '$(CORPUS_images)' $(CORPUS_DIR) matrix.lock)
 corpus: $(if $(CORPUS),$(CORPUS_DIR)/index)
+# The run's sources and the corpus, fetched and unpacked (make check starts
+# this beside its unit tests).
+sources: $(foreach s,$(RUN),$(call srcdir,$(s)).stamp) corpus
 
 images: $(IMAGES)
 kernels: $(foreach s,$(RUN),$(foreach v,$(call variants,$(s)),$(call kernel,$(s),$(v))))
