@@ -484,7 +484,11 @@ FUZZ_SEED ?= 1
 FUZZ_COUNT ?= 2000
 FUZZ_SECONDS ?= 3600
 FUZZ_SERIES ?= $(shell printf '%s\n' $(RUN) | sort -V | tail -2)
-FUZZ_CASES ?= $(CASES)
+# A case whose image asks the kernel to panic on an error is no base for
+# mutations (test/cases/NAME/nofuzz says why): a mutated image that mounts
+# and then errs panics at its own request, not the kernel's fault.
+NOFUZZ := $(notdir $(patsubst %/,%,$(dir $(wildcard test/cases/*/nofuzz))))
+FUZZ_CASES ?= $(filter-out $(NOFUZZ),$(CASES))
 fuzz: $(foreach s,$(FUZZ_SERIES),$(foreach v,$(call variants,$(s)),$(call kernel,$(s),$(v)))) \
 	  $(FUZZ_CASES:%=$(KIT_BUILD)/images/%.img) $(BIN)/fuzz $(BIN)/guest-init | $(call deps,guest report)
 	@KIT_FUZZ_KERNELS="$(foreach s,$(FUZZ_SERIES),$(foreach v,$(call variants,$(s)),$(s):$(v):$(call kernel,$(s),$(v))))" \

@@ -176,4 +176,10 @@ test_expect_success 'an oops is a violation on every kernel' '
 test_expect_success 'the time bound stops before the next batch' '
 	fake && KIT_FUZZ_SECONDS=0 fuzz_ >log && test_grep "stopped at the time bound (0s) after 0 images" log
 '
+test_expect_success 'make fuzz takes every case but those with a nofuzz file (one line: why)' '
+	make -C "$TOP" -n fuzz FUZZ_SERIES=7.3 KIT_CACHE="$trash/kc" RESULTS="$trash/r" >fz 2>&1 &&
+	grep -o "test/run-fuzz .*" fz | tr " " "\n" >args &&
+	test_grep "^plain$" args && ! grep -q "^errors-panic$" args && ! grep -q "^errors-sb-opts$" args &&
+	for c in "$TOP"/test/cases/*/nofuzz; do test "$(wc -l <"$c")" -eq 1 || return 1; done
+'
 test_done
