@@ -941,8 +941,8 @@ static void add_dedup(ext2_filsys fs, const struct recipe *r, FILE *man)
 
 /*
  * A system file made a file by a name, as an attacker (or an old tool)
- * leaves it: inode OLD copied to a new regular inode (the same blocks,
- * immutable if asked), linked in the root as NAME, the reserved inode
+ * leaves it: inode OLD copied to a new regular inode (the same blocks and
+ * flags, immutable or not as asked), linked in the root as NAME, the reserved inode
  * cleared.  Returns the new inode's number; the caller points the
  * superblock at it.  The manifest says NAME holds nothing, and IMAGE.meta
  * what NAME holds, so a read of it that returns the system file shows as
@@ -978,6 +978,8 @@ static ext2_ino_t link_system_file(ext2_filsys fs, ext2_ino_t old, const char *n
 	inode->i_mode = LINUX_S_IFREG | 0600;
 	if (immutable)
 		inode->i_flags |= EXT2_IMMUTABLE_FL;
+	else
+		inode->i_flags &= ~EXT2_IMMUTABLE_FL;
 	err = ext2fs_write_inode_full(fs, ino, inode, size);
 	if (!err)
 		err = ext2fs_write_inode_full(fs, old, zero, size);
