@@ -8,7 +8,8 @@
  * expected verdict of a cell (expect), and a pin moved in place
  * (set-version, which rewrites only the bytes of that one scalar).  It is
  * also the one reader of a stack's series files (series), alternatives
- * included, for the scripts that push, check, review or regenerate them.
+ * included, for the scripts that push, check, review or regenerate them,
+ * and, with build/plan.c, the one planner of a run (plan).
  *
  * Every error reads "FILE:LINE:COL: what is wrong" and exits 2, so a bad
  * matrix stops the build before anything is downloaded.  A field that is
@@ -25,15 +26,13 @@
 #include <unistd.h>
 #include <yaml.h>
 
+#include "matrix.h"
 #include "sha256.h"
 
-#define EXIT_ABSENT 1
-#define EXIT_BAD 2
-
-static const char *prog = "matrix";
-static const char *file;
-static const char *root = ".";
-static const char *cases_dir;
+const char *prog = "matrix";
+const char *file;
+const char *root = ".";
+const char *cases_dir;
 
 static void usage(void)
 {
@@ -50,6 +49,8 @@ static void usage(void)
 		"  expects FILE SERIES VARIANT CASE...  the same for many cases of one\n"
 		"                                 variant: CASE<TAB>FILE a line\n"
 		"  set-version FILE SERIES VERSION  move a debian pin, in place\n"
+		"  plan FILE --mk|--tsv [NAME=VALUE...]  what one run is (build/plan.c):\n"
+		"                                 as make rules, or as the plan the report reads\n"
 		"  series LIST                    a stack's series file: one entry a line,\n"
 		"                                 its alternatives separated by a space\n"
 		"  -C DIR   resolve stack folders against DIR (default .)\n"
@@ -255,6 +256,8 @@ static void source(enum mode m, const char *name, yaml_node_t *src)
 	}
 }
 
+static yaml_node_t *corpus_node;
+
 /* corpus: {debian: {source, version, suite}, images: GLOB}, images nobody
  * here made, booted on every kernel; as make variables CORPUS_*. */
 static void corpus(enum mode m, yaml_node_t *c)
@@ -277,6 +280,7 @@ static void corpus(enum mode m, yaml_node_t *c)
 			die_at(g, "images: '%s' has a character the kit does not allow (%c)", glob, *p);
 	if (!*glob || glob[0] == '/' || strstr(glob, ".."))
 		die_at(g, "images: '%s' is not a pattern of files inside the source", glob);
+	corpus_node = c;
 	if (m == MODE_MK) {
 		printf("CORPUS_source := %s\n", word(need(d, "source", "debian"), "source"));
 		printf("CORPUS_version := %s\n", word(need(d, "version", "debian"), "version"));
@@ -289,30 +293,8 @@ static void corpus(enum mode m, yaml_node_t *c)
 	}
 }
 
-#define MAX_SERIES 64
-#define MAX_VARIANTS 8
-#define MAX_PATCHES 64
-
-/* What one series is built as: vanilla, patched (series), each flavour F
- * (series.F), with the patches each pushes and their identity. */
-struct variant {
-	char name[32];
-	char list[1024];			/* the quilt series file, under root */
-	char *patch[MAX_PATCHES];		/* as written in the series file */
-	int npatch;
-	char hash[13];
-};
-
-struct series {
-	const char *name;
-	yaml_node_t *node, *stack_node;
-	const char *stack;
-	struct variant v[MAX_VARIANTS];
-	int nv;
-};
-
-static struct series all[MAX_SERIES];
-static int nall;
+struct series all[MAX_SERIES];
+int nall;
 
 static int is_flavour_name(const char *s)
 {
@@ -646,6 +628,16 @@ static void expect_overrides(enum mode m, struct series *s, yaml_node_t *ex)
 	}
 }
 
+const char *corpus_field(const char *key)
+{
+	yaml_node_t *n;
+
+	if (!corpus_node)
+		return NULL;
+	n = strcmp(key, "images") ? get(get(corpus_node, "debian"), key) : get(corpus_node, "images");
+	return n ? (const char *)n->data.scalar.value : NULL;
+}
+
 static struct series *find_series(const char *name)
 {
 	int i;
@@ -658,7 +650,7 @@ static struct series *find_series(const char *name)
 }
 
 /* get: a dotted path below one series, e.g. fixes.A or source.debian.version. */
-static yaml_node_t *lookup(struct series *s, const char *key)
+yaml_node_t *lookup(struct series *s, const char *key)
 {
 	char buf[256], *part, *save = NULL;
 	yaml_node_t *n = s->node;
@@ -823,7 +815,7 @@ int main(int argc, char **argv)
 		{ "expect", 3, MODE_QUERY }, { "set-version", 2, MODE_QUERY },
 		{ "series", 0, MODE_QUERY },
 		/* (a negative count: at least that many) */
-		{ "expects", -3, MODE_QUERY },
+		{ "expects", -3, MODE_QUERY }, { "plan", -1, MODE_QUERY },
 	};
 	yaml_parser_t parser;
 	yaml_node_t *top, *list;
@@ -835,7 +827,7 @@ int main(int argc, char **argv)
 	int opt, i, rc = 0;
 	char names[4096] = " ", cbuf[4096];
 
-	while ((opt = getopt(argc, argv, "C:c:")) != -1) {
+	while ((opt = getopt(argc, argv, "+C:c:")) != -1) {
 		if (opt == 'C')
 			root = optarg;
 		else if (opt == 'c')
@@ -974,6 +966,8 @@ int main(int argc, char **argv)
 			printf("%s\t", args[i]);
 			rc = expect_of(s, args[i], args[1]);
 		}
+	} else if (!strcmp(cmd, "plan")) {
+		rc = plan_main(args);
 	} else if (!strcmp(cmd, "set-version")) {
 		rc = set_version(find_series(args[0]), args[1]);
 	}

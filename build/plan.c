@@ -1,0 +1,1395 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * plan: what one run of the kit is, computed in one place.  From
+ * matrix.yaml (read by matrix.c), the checkout's files and the run's
+ * settings (NAME=VALUE words: VERSIONS, FLAVOURS, SHARD, ...), it works
+ * out the series the run builds and those it skips, the variants of each,
+ * every kernel with the key of what it is made from, the boots and
+ * judges, the gates and fstests, and writes them one of two ways:
+ *
+ *   --tsv  the plan the report reads (RESULTS/plan.tsv): a line per case,
+ *          series, cell, gate and fstests run, with their keys;
+ *   --mk   the same run as make text, which the Makefile evaluates: lists
+ *          of targets (KERNELS, BOOTS, ...), each target's prerequisites,
+ *          and what its recipe needs as private target variables p_NAME.
+ *          The recipes themselves are in the Makefile's mk/ files; no make
+ *          expression computes a key or a path that carries one.
+ *
+ * A kernel is kept in KIT_CACHE/out/X.Y/VARIANT-SRCKEY-CONFIGKEY[-STACK]:
+ * SRCKEY the source this run takes (the .deb, tarball or tree's path),
+ * CONFIGKEY the kit's config fragment with the scripts that build it,
+ * STACK the stack's hash (matrix.c).  The same inputs give the same text.
+ * A bad setting is one line naming it, exit 2.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <dirent.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "matrix.h"
+#include "sha256.h"
+
+/* What a kernel is built with: the kit's fragment and these scripts. */
+static const char *const kernel_config = "common/kernel.config";
+static const char *const kernel_recipe[] = {
+	"build/kernel", "build/lib.sh", "build/push-stack", "build/check-config", NULL
+};
+/* The kinds of kernel built in object trees of their own: KIND's
+ * fragment goes on top of the kit's (VARIANT-KIND, e.g. patched-san). */
+static const struct kind {
+	const char *name, *fragment;
+} kinds[] = {
+	{ "san", "common/sanitize.config" },
+	{ "fstests", "fstests/kernel.config" },
+};
+#define NKINDS (int)(sizeof(kinds) / sizeof(kinds[0]))
+static const char *const gate_fragment = "common/gates-ext4.config";
+static const char *const fst_none =
+	"no fstests tree given: set KIT_FSTESTS to a built fstests checkout (the kit never fetches or builds it)";
+
+/* ---- small helpers ---- */
+
+struct words {
+	char **w;
+	int n, cap;
+};
+
+static void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		exit(EXIT_BAD);
+	}
+	return p;
+}
+
+static char *fmt(const char *f, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, f);
+	n = vsnprintf(NULL, 0, f, ap);
+	va_end(ap);
+	s = xmalloc(n + 1);
+	va_start(ap, f);
+	vsnprintf(s, n + 1, f, ap);
+	va_end(ap);
+	return s;
+}
+
+static void add(struct words *ws, const char *w)
+{
+	if (ws->n == ws->cap) {
+		ws->cap = ws->cap ? 2 * ws->cap : 16;
+		ws->w = realloc(ws->w, ws->cap * sizeof(*ws->w));
+		if (!ws->w) {
+			fprintf(stderr, "%s: out of memory\n", prog);
+			exit(EXIT_BAD);
+		}
+	}
+	ws->w[ws->n++] = strdup(w);
+}
+
+static int has(const struct words *ws, const char *w)
+{
+	int i;
+
+	for (i = 0; i < ws->n; i++)
+		if (!strcmp(ws->w[i], w))
+			return 1;
+	return 0;
+}
+
+/* The words of TEXT, whitespace apart; with uniq, each once, first kept. */
+static struct words split(const char *text, int uniq)
+{
+	struct words ws = { 0 };
+	const char *p = text ? text : "";
+
+	while (*p) {
+		size_t n;
+		char *w;
+
+		while (*p && isspace((unsigned char)*p))
+			p++;
+		n = strcspn(p, " \t\n\r\f\v");
+		if (!n)
+			break;
+		w = fmt("%.*s", (int)n, p);
+		if (!uniq || !has(&ws, w))
+			add(&ws, w);
+		free(w);
+		p += n;
+	}
+	return ws;
+}
+
+/* The words joined by one space. */
+static char *joined(const struct words *ws)
+{
+	size_t n = 1;
+	char *s;
+	int i;
+
+	for (i = 0; i < ws->n; i++)
+		n += strlen(ws->w[i]) + 1;
+	s = xmalloc(n);
+	s[0] = '\0';
+	for (i = 0; i < ws->n; i++) {
+		if (i)
+			strcat(s, " ");
+		strcat(s, ws->w[i]);
+	}
+	return s;
+}
+
+/* Series names as sort -V orders them: 5.10 after 5.4. */
+static int vercmp(const void *a, const void *b)
+{
+	const char *x = *(char *const *)a, *y = *(char *const *)b;
+
+	while (*x && *y) {
+		if (isdigit((unsigned char)*x) && isdigit((unsigned char)*y)) {
+			long p = strtol(x, (char **)&x, 10), q = strtol(y, (char **)&y, 10);
+
+			if (p != q)
+				return p < q ? -1 : 1;
+		} else {
+			if (*x != *y)
+				return (unsigned char)*x - (unsigned char)*y;
+			x++;
+			y++;
+		}
+	}
+	return (unsigned char)*x - (unsigned char)*y;
+}
+
+static int bytecmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* DIGITS hex digits of the sha256 of TEXT. */
+static char *hash_text(const char *text, int digits)
+{
+	struct sha256 c;
+	unsigned char sum[32];
+	char hex[65];
+
+	sha256_init(&c);
+	sha256_update(&c, text, strlen(text));
+	sha256_final(&c, sum);
+	sha256_hex(sum, hex);
+	hex[digits] = '\0';
+	return strdup(hex);
+}
+
+/* DIGITS hex digits of the sha256 of FILES one after another (cat). */
+static char *hash_files(const char *const *files, int digits)
+{
+	struct sha256 c;
+	unsigned char buf[65536], sum[32];
+	char hex[65];
+	size_t n;
+
+	sha256_init(&c);
+	for (; *files; files++) {
+		FILE *f = fopen(*files, "rb");
+
+		if (!f) {
+			fprintf(stderr, "%s: plan: %s: %s; is this the kit's checkout?\n", prog, *files,
+				strerror(errno));
+			exit(EXIT_BAD);
+		}
+		while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+			sha256_update(&c, buf, n);
+		fclose(f);
+	}
+	sha256_final(&c, sum);
+	sha256_hex(sum, hex);
+	hex[digits] = '\0';
+	return strdup(hex);
+}
+
+/* What COMMAND prints; with raw, as it is, else with its trailing
+ * newlines off. */
+static char *output_of(const char *command, int raw)
+{
+	char buf[4096];
+	size_t n = 0, got;
+	FILE *p = popen(command, "r");
+
+	if (!p) {
+		fprintf(stderr, "%s: plan: cannot run %s\n", prog, command);
+		exit(EXIT_BAD);
+	}
+	while (n < sizeof(buf) - 1 && (got = fread(buf + n, 1, sizeof(buf) - 1 - n, p)) > 0)
+		n += got;
+	buf[n] = '\0';
+	if (pclose(p)) {
+		fprintf(stderr, "%s: plan: %s failed\n", prog, command);
+		exit(EXIT_BAD);
+	}
+	while (!raw && n && buf[n - 1] == '\n')
+		buf[--n] = '\0';
+	return strdup(buf);
+}
+
+static int exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0;
+}
+
+/* PATH as make's $(abspath) gives it: absolute, without . and .. */
+static char *abspath(const char *path)
+{
+	char cwd[PATH_MAX], *in, *out, *tok, *save = NULL;
+	size_t n = 0;
+
+	if (!*path)
+		return strdup("");
+	if (path[0] == '/')
+		in = strdup(path);
+	else
+		in = fmt("%s/%s", getcwd(cwd, sizeof(cwd)) ? cwd : ".", path);
+	out = xmalloc(strlen(in) + 2);
+	out[0] = '\0';
+	for (tok = strtok_r(in, "/", &save); tok; tok = strtok_r(NULL, "/", &save)) {
+		if (!strcmp(tok, "."))
+			continue;
+		if (!strcmp(tok, "..")) {
+			char *slash = strrchr(out, '/');
+
+			n = slash ? (size_t)(slash - out) : 0;
+			out[n] = '\0';
+			continue;
+		}
+		n += sprintf(out + n, "/%s", tok);
+	}
+	if (!n)
+		strcpy(out, "/");
+	free(in);
+	return out;
+}
+
+/* ---- the settings of a run ---- */
+
+enum { RESULTS, KIT_CACHE, KIT_BUILD, VERSIONS, FLAVOURS, SANITIZE, CORPUS, SHARD, GATES,
+       GATES_CONFIG, GATES_ALLMOD, FSTESTS, KIT_FSTESTS, FUZZ_SERIES, NSETTINGS };
+static const char *const setting_names[NSETTINGS] = {
+	"RESULTS", "KIT_CACHE", "KIT_BUILD", "VERSIONS", "FLAVOURS", "SANITIZE", "CORPUS", "SHARD",
+	"GATES", "GATES_CONFIG", "GATES_ALLMOD", "FSTESTS", "KIT_FSTESTS", "FUZZ_SERIES",
+};
+static const char *set[NSETTINGS];	/* NULL: not given (its default) */
+static int as_make;			/* --mk: errors are make's $(error) */
+
+/* A bad setting: one line naming it, exit 2.  Under --mk the line is also
+ * make's $(error ...), so make stops with it where it reads the plan. */
+static void refuse(const char *f, ...)
+{
+	va_list ap;
+	char msg[4096];
+
+	va_start(ap, f);
+	vsnprintf(msg, sizeof(msg), f, ap);
+	va_end(ap);
+	if (as_make)
+		printf("$(error %s)\n", msg);
+	else
+		fprintf(stderr, "%s\n", msg);
+	exit(EXIT_BAD);
+}
+static struct words src_given;		/* KIT_SRC_X_Y=PATH words */
+
+static const char *setting(int i)
+{
+	return set[i] ? set[i] : "";
+}
+
+static void read_settings(char **args)
+{
+	int i;
+
+	for (; *args; args++) {
+		const char *eq = strchr(*args, '=');
+
+		if (!eq) {
+			fprintf(stderr, "%s: plan: '%s' is not NAME=VALUE\n", prog, *args);
+			exit(EXIT_BAD);
+		}
+		if (!strncmp(*args, "KIT_SRC_", 8)) {
+			add(&src_given, *args);
+			continue;
+		}
+		for (i = 0; i < NSETTINGS; i++)
+			if (strlen(setting_names[i]) == (size_t)(eq - *args) &&
+			    !strncmp(*args, setting_names[i], eq - *args))
+				break;
+		if (i == NSETTINGS) {
+			fprintf(stderr, "%s: plan: no setting '%.*s'\n", prog, (int)(eq - *args), *args);
+			exit(EXIT_BAD);
+		}
+		set[i] = eq + 1;
+	}
+	if (!set[RESULTS] || !set[KIT_CACHE] || !set[KIT_BUILD]) {
+		fprintf(stderr, "%s: plan: RESULTS, KIT_CACHE and KIT_BUILD must be given\n", prog);
+		exit(EXIT_BAD);
+	}
+}
+
+/* A variable's value as the run gives it: a KIT_SRC_* word, else the
+ * environment; "" when neither has it. */
+static const char *given(const char *name)
+{
+	size_t n = strlen(name);
+	const char *e;
+	int i;
+
+	for (i = 0; i < src_given.n; i++)
+		if (!strncmp(src_given.w[i], name, n) && src_given.w[i][n] == '=')
+			return src_given.w[i] + n + 1;
+	e = getenv(name);
+	return e ? e : "";
+}
+
+/* ---- series and variants ---- */
+
+struct planned {
+	struct series *s;
+	const char *kind;	/* of the source this run takes: debian, tree, tarball */
+	const char *input;	/* the .deb, the tarball or the tree ("" none given) */
+	const char *env;	/* the variable that names a tree or tarball */
+	const char *verified;	/* matrix.yaml's verified: ("" none) */
+	const char *package, *version, *suite;	/* a Debian source's pin */
+	int ready;		/* the source is there (or fetched: debian) */
+	char *srckey, *srcdir;
+	const char *state;	/* run, skip or shard */
+	const char *shard;	/* the shard a series of another shard is in */
+	struct words variants;	/* what it is built as in this run */
+	struct words flavours;	/* the flavours of its stack this run builds */
+};
+
+static struct planned plan[MAX_SERIES];
+static int nplan;
+static char *config_key, *kind_key[NKINDS];
+
+static const char *field(struct series *s, const char *key)
+{
+	yaml_node_t *n = lookup(s, key);
+
+	return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : "";
+}
+
+/* The kind of a variant (san, fstests) or -1 for a plain one. */
+static int kind_of(const char *v)
+{
+	size_t n = strlen(v);
+	int k;
+
+	for (k = 0; k < NKINDS; k++) {
+		size_t m = strlen(kinds[k].name);
+
+		if (n > m + 1 && v[n - m - 1] == '-' && !strcmp(v + n - m, kinds[k].name))
+			return k;
+	}
+	return -1;
+}
+
+/* The stack a variant pushes: patched-san pushes patched's. */
+static char *stack_variant(const char *v)
+{
+	int k = kind_of(v);
+
+	return k < 0 ? strdup(v) : fmt("%.*s", (int)(strlen(v) - strlen(kinds[k].name) - 1), v);
+}
+
+/* The variant a variant builds on, in the same object tree ("" none):
+ * patched on vanilla, a flavour on patched; a sanitizer tree has no
+ * vanilla, so patched-san starts from nothing. */
+static char *base_of(const char *v)
+{
+	int k = kind_of(v);
+	char *sv = stack_variant(v);
+	char *b;
+
+	if (!strcmp(v, "vanilla") || !strcmp(v, "vanilla-fstests") || !strcmp(v, "patched-san"))
+		b = strdup("");
+	else
+		b = fmt("%s%s%s", strcmp(sv, "patched") ? "patched" : "vanilla", k < 0 ? "" : "-",
+			k < 0 ? "" : kinds[k].name);
+	free(sv);
+	return b;
+}
+
+static const char *stack_hash(struct planned *p, const char *v)
+{
+	char *sv = stack_variant(v);
+	const char *h = "";
+	int i;
+
+	for (i = 1; i < p->s->nv; i++)
+		if (!strcmp(p->s->v[i].name, sv))
+			h = p->s->v[i].hash;
+	free(sv);
+	return h;
+}
+
+static struct variant *variant_named(struct planned *p, const char *v)
+{
+	char *sv = stack_variant(v);
+	struct variant *r = NULL;
+	int i;
+
+	for (i = 1; i < p->s->nv; i++)
+		if (!strcmp(p->s->v[i].name, sv))
+			r = &p->s->v[i];
+	free(sv);
+	return r;
+}
+
+/* The config a variant is built with: the kit's fragment, or the kit's
+ * with its kind's on top (KIT_BUILD/KIND.config, made by make). */
+static char *config_of(const char *v)
+{
+	int k = kind_of(v);
+
+	if (k < 0)
+		return strdup(kernel_config);
+	return fmt("%s/%s.config", setting(KIT_BUILD), k == 0 ? "sanitize" : kinds[k].name);
+}
+
+static char *kdir(struct planned *p, const char *v)
+{
+	int k = kind_of(v);
+	const char *h = stack_hash(p, v);
+
+	return fmt("%s/out/%s/%s-%s-%s%s%s", setting(KIT_CACHE), p->s->name, v, p->srckey,
+		   k < 0 ? config_key : kind_key[k], *h ? "-" : "", h);
+}
+
+static char *kernel(struct planned *p, const char *v)
+{
+	char *d = kdir(p, v), *k = fmt("%s/bzImage", d);
+
+	free(d);
+	return k;
+}
+
+static char *objdir(struct planned *p, int k)
+{
+	return fmt("%s/obj/%s-%s%s%s", setting(KIT_CACHE), p->s->name, p->srckey, k < 0 ? "" : "-",
+		   k < 0 ? "" : kinds[k].name);
+}
+
+static struct planned *planned_of(const char *name)
+{
+	int i;
+
+	for (i = 0; i < nplan; i++)
+		if (!strcmp(plan[i].s->name, name))
+			return &plan[i];
+	return NULL;
+}
+
+/* Where a series' source comes from, and whether it is there. */
+static void source_of(struct planned *p)
+{
+	char over[64], *q;
+	const char *o;
+
+	snprintf(over, sizeof(over), "KIT_SRC_%s", p->s->name);
+	for (q = over; *q; q++)
+		if (*q == '.')
+			*q = '_';
+	o = given(over);
+	p->package = field(p->s, "source.debian.package");
+	p->version = field(p->s, "source.debian.version");
+	p->suite = field(p->s, "source.debian.suite");
+	p->verified = field(p->s, "verified");
+	if (*o) {
+		p->kind = "tree";
+	} else if (lookup(p->s, "source.debian")) {
+		p->kind = "debian";
+	} else {
+		p->kind = lookup(p->s, "source.tree") ? "tree" : "tarball";
+	}
+	if (!strcmp(p->kind, "debian")) {
+		p->input = fmt("%s/debs/%s_%s.deb", setting(KIT_CACHE), p->package, p->version);
+		p->ready = 1;
+	} else {
+		char key[64];
+
+		snprintf(key, sizeof(key), "source.%s.env",
+			 lookup(p->s, "source.tree") ? "tree" : "tarball");
+		p->env = field(p->s, key);
+		snprintf(key, sizeof(key), "source.%s.path",
+			 lookup(p->s, "source.tree") ? "tree" : "tarball");
+		p->input = *o ? o : *given(p->env) ? given(p->env) : field(p->s, key);
+		p->ready = *p->input && exists(p->input);
+	}
+	p->srckey = hash_text(p->input, 8);
+	p->srcdir = fmt("%s/src/%s-%s", setting(KIT_CACHE), p->s->name, p->srckey);
+}
+
+/* The series this run plans, VERSIONS' order, each with its state. */
+static void plan_series(void)
+{
+	struct words versions, flavours = { 0 }, all_flavours = { 0 };
+	int i, j, n = 0;
+	const char *shard = setting(SHARD);
+	int by_name = 0;
+
+	if (set[VERSIONS]) {
+		versions = split(set[VERSIONS], 1);
+	} else {
+		versions = (struct words){ 0 };
+		for (i = 0; i < nall; i++)
+			add(&versions, all[i].name);
+	}
+	for (i = 0; i < nall; i++)
+		for (j = 2; j < all[i].nv; j++)
+			if (!has(&all_flavours, all[i].v[j].name))
+				add(&all_flavours, all[i].v[j].name);
+	flavours = set[FLAVOURS] ? split(set[FLAVOURS], 1) : all_flavours;
+	if (*shard) {
+		by_name = has(&versions, shard);
+		if (!by_name) {
+			int a, b;
+			char end;
+
+			if (sscanf(shard, "%d/%d%c", &a, &b, &end) != 2 || a < 1 || b < 1 || a > b ||
+			    shard[0] == '0' || strchr(shard, '/')[1] == '0') {
+				refuse("SHARD: '%s' is neither I/N with 1 <= I <= N (SHARD=2/3) nor a series of VERSIONS (SHARD=6.1)",
+				       shard);
+			}
+			n = b;
+		}
+	}
+	for (i = 0; i < versions.n; i++) {
+		struct planned *p = &plan[nplan];
+		struct series *s = NULL;
+
+		for (j = 0; j < nall; j++)
+			if (!strcmp(all[j].name, versions.w[i]))
+				s = &all[j];
+		if (!s) {
+			char *known;
+			struct words names = { 0 };
+
+			for (j = 0; j < nall; j++)
+				add(&names, all[j].name);
+			known = joined(&names);
+			refuse("VERSIONS: '%s' is not a series of matrix.yaml (known: %s)", versions.w[i], known);
+		}
+		p->s = s;
+		nplan++;
+		source_of(p);
+		if (!*shard)
+			p->shard = "";
+		else if (by_name)
+			p->shard = s->name;
+		else
+			p->shard = fmt("%d/%d", i % n + 1, n);
+		add(&p->variants, "vanilla");
+		add(&p->variants, "patched");
+		for (j = 2; j < s->nv; j++)
+			if (has(&flavours, s->v[j].name)) {
+				add(&p->flavours, s->v[j].name);
+				add(&p->variants, s->v[j].name);
+			}
+		if (*setting(SANITIZE)) {
+			char *w;
+
+			add(&p->variants, "patched-san");
+			for (j = 0; j < p->flavours.n; j++) {
+				w = fmt("%s-san", p->flavours.w[j]);
+				add(&p->variants, w);
+				free(w);
+			}
+		}
+		if (*shard && strcmp(p->shard, shard))
+			p->state = "shard";
+		else
+			p->state = p->ready ? "run" : "skip";
+	}
+}
+
+/* The series whose source is there, sort -V's first and last. */
+static struct words ends_of_ready(void)
+{
+	struct words r = { 0 }, e = { 0 };
+	int i;
+
+	for (i = 0; i < nplan; i++)
+		if (plan[i].ready)
+			add(&r, plan[i].s->name);
+	if (!r.n)
+		return e;
+	qsort(r.w, r.n, sizeof(*r.w), vercmp);
+	add(&e, r.w[0]);
+	if (r.n > 1 && strcmp(r.w[0], r.w[r.n - 1]))
+		add(&e, r.w[r.n - 1]);
+	qsort(e.w, e.n, sizeof(*e.w), bytecmp);
+	return e;
+}
+
+static struct words run_names(void)
+{
+	struct words r = { 0 };
+	int i;
+
+	for (i = 0; i < nplan; i++)
+		if (!strcmp(plan[i].state, "run"))
+			add(&r, plan[i].s->name);
+	return r;
+}
+
+/* ---- gates and fstests ---- */
+
+static char *cfgdeb(struct planned *p)
+{
+	const char *pkg = p->package;
+
+	if (!strncmp(pkg, "linux-source-", 13))
+		return fmt("%s/debs/linux-config-%s_%s.deb", setting(KIT_CACHE), pkg + 13, p->version);
+	return fmt("%s/debs/%s_%s.deb", setting(KIT_CACHE), pkg, p->version);
+}
+
+static char *gate_config(struct planned *p)
+{
+	if (!strcmp(p->kind, "debian")) {
+		char *d = cfgdeb(p), *c = fmt("distro:%s", d);
+
+		free(d);
+		return c;
+	}
+	return fmt("defconfig:%s", gate_fragment);
+}
+
+/* The variants the gates and fstests hold to vanilla: no sanitizer ones. */
+static struct words gate_variants(struct planned *p)
+{
+	struct words g = { 0 };
+	int i;
+
+	add(&g, "vanilla");
+	add(&g, "patched");
+	for (i = 0; i < p->flavours.n; i++)
+		add(&g, p->flavours.w[i]);
+	return g;
+}
+
+static char *tools_id;
+
+/* What a series' gates are of: variants, stacks, source, configuration
+ * and the compilers; a gate result of another key is stale. */
+static char *gate_key(struct planned *p)
+{
+	struct words g = gate_variants(p);
+	char *vs = joined(&g), *cfg = gate_config(p), *text, *k;
+	size_t n = 1;
+	char *hs;
+	int i;
+
+	if (!tools_id) {
+		char *v = output_of("{ gcc --version | head -1; sparse --version 2>/dev/null; }", 1);
+
+		tools_id = hash_text(v, 8);
+		free(v);
+	}
+	for (i = 0; i < g.n; i++)
+		n += strlen(stack_hash(p, g.w[i])) + 1;
+	hs = xmalloc(n);
+	hs[0] = '\0';
+	for (i = 0; i < g.n; i++)
+		sprintf(hs + strlen(hs), "%s%s", i ? " " : "", stack_hash(p, g.w[i]));
+	text = fmt("%s\n%s\n%s\n%s\n%s\n", vs, hs, p->srckey, cfg, tools_id);
+	k = hash_text(text, 12);
+	free(vs);
+	free(cfg);
+	free(hs);
+	free(text);
+	return k;
+}
+
+static struct words gate_kinds(struct planned *p)
+{
+	struct words k = { 0 }, ends = ends_of_ready(), cfg, allmod;
+
+	cfg = set[GATES_CONFIG] ? split(set[GATES_CONFIG], 0) : run_names();
+	allmod = set[GATES_ALLMOD] ? split(set[GATES_ALLMOD], 0) : ends;
+	if (has(&cfg, p->s->name))
+		add(&k, "config");
+	if (has(&allmod, p->s->name))
+		add(&k, "allmodconfig");
+	add(&k, "checkpatch");
+	if (!strcmp(p->kind, "debian"))
+		add(&k, "shipped");
+	return k;
+}
+
+static char *gate_file(struct planned *p, const char *k)
+{
+	int own = !strcmp(k, "checkpatch") || !strcmp(k, "shipped");
+
+	return fmt("%s/%s/gates/%s/%s.tsv", setting(RESULTS), p->s->name, k, own ? k : "gate");
+}
+
+/* The words of FILE before any '#' ("" lines and comments skipped);
+ * with first, only each line's first word. */
+static struct words file_words(const char *path, int first)
+{
+	struct words w = { 0 };
+	char line[4096];
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return w;
+	while (fgets(line, sizeof(line), f)) {
+		struct words l;
+		int i;
+
+		line[strcspn(line, "#")] = '\0';
+		l = split(line, 0);
+		for (i = 0; i < (first && l.n ? 1 : l.n); i++)
+			add(&w, l.w[i]);
+	}
+	fclose(f);
+	return w;
+}
+
+/* fstests/list less the series' expunges. */
+static char *fst_tests(struct planned *p)
+{
+	struct words all_t = file_words("fstests/list", 0), t = { 0 }, ex;
+	char *path = fmt("fstests/expunges/%s", p->s->name);
+	int i;
+
+	ex = file_words(path, 1);
+	for (i = 0; i < all_t.n; i++)
+		if (!has(&ex, all_t.w[i]))
+			add(&t, all_t.w[i]);
+	free(path);
+	return joined(&t);
+}
+
+static char *fst_root(void)
+{
+	char *a = abspath(setting(KIT_FSTESTS)), *h = hash_text(a, 8);
+	char *r = fmt("%s/fstests/root-%s.img", setting(KIT_CACHE), h);
+
+	free(a);
+	free(h);
+	return r;
+}
+
+/* ---- the plan as the report reads it ---- */
+
+static struct words cases(void)
+{
+	struct words c = { 0 };
+	struct dirent *e;
+	DIR *d = opendir(cases_dir);
+
+	if (!d) {
+		fprintf(stderr, "%s: plan: %s: %s\n", prog, cases_dir, strerror(errno));
+		exit(EXIT_BAD);
+	}
+	while ((e = readdir(d))) {
+		char *r = fmt("%s/%s/recipe", cases_dir, e->d_name);
+
+		if (e->d_name[0] != '.' && exists(r))
+			add(&c, e->d_name);
+		free(r);
+	}
+	closedir(d);
+	qsort(c.w, c.n, sizeof(*c.w), bytecmp);
+	return c;
+}
+
+static int corpus_on(void)
+{
+	return set[CORPUS] ? *set[CORPUS] != '\0' : corpus_field("source") != NULL;
+}
+
+static char *corpus_dir(void)
+{
+	return fmt("%s/corpus/%s_%s", setting(KIT_CACHE), corpus_field("source") ? corpus_field("source") : "",
+		   corpus_field("version") ? corpus_field("version") : "");
+}
+
+static char *skip_reason(struct planned *p)
+{
+	char over[64], *q;
+
+	snprintf(over, sizeof(over), "KIT_SRC_%s", p->s->name);
+	for (q = over; *q; q++)
+		if (*q == '.')
+			*q = '_';
+	return fmt("%s%s%s%s: set %s to a %s.y kernel %s (stack verified on %s)",
+		   *p->input ? p->kind : "no ", *p->input ? " " : p->kind,
+		   *p->input ? p->input : " given", *p->input ? " does not exist" : "",
+		   p->env && *p->env ? p->env : over, p->s->name, p->kind,
+		   *p->verified ? p->verified : "no release");
+}
+
+static void print_tsv(void)
+{
+	struct words c = cases();
+	int i, j;
+
+	printf("kit\t%s\t%s/images\t%s\n", output_of("build/kit-id", 0), setting(KIT_BUILD),
+	       *setting(SHARD) ? setting(SHARD) : "-");
+	for (i = 0; i < c.n; i++)
+		printf("case\t%s\n", c.w[i]);
+	if (corpus_on())
+		printf("corpus\t%s %s\t%s\n", corpus_field("source"), corpus_field("version"), corpus_dir());
+	for (i = 0; i < nplan; i++) {
+		struct planned *p = &plan[i];
+
+		printf("series\t%s\t%s\t%s\t", p->s->name, p->state, p->verified);
+		if (!strcmp(p->state, "run")) {
+			if (!strcmp(p->kind, "debian"))
+				printf("%s\tdebian %s %s\n", p->srcdir, p->package, p->version);
+			else
+				printf("%s\t%s %s\n", p->srcdir, p->kind, p->input);
+		} else if (!strcmp(p->state, "skip")) {
+			printf("%s\n", skip_reason(p));
+		} else {
+			printf("%s\n", p->shard);
+		}
+		for (j = 0; j < p->variants.n; j++) {
+			const char *h = stack_hash(p, p->variants.w[j]);
+
+			printf("cell\t%s\t%s\t%s\t%s\n", p->s->name, p->variants.w[j],
+			       kernel(p, p->variants.w[j]), *h ? h : "-");
+		}
+		if (strcmp(p->state, "run"))
+			continue;
+		if (*setting(GATES)) {
+			struct words k = gate_kinds(p);
+			char *key = gate_key(p);
+
+			for (j = 0; j < k.n; j++)
+				printf("gate\t%s\t%s\t%s/%s/gates/%s\t%s\n", p->s->name, k.w[j], setting(RESULTS),
+				       p->s->name, k.w[j], key);
+		}
+		if (*setting(FSTESTS)) {
+			struct words g = gate_variants(p);
+			int fst = *setting(KIT_FSTESTS) != '\0';
+
+			printf("fstests\t%s\t", p->s->name);
+			if (fst)
+				printf("%s/%s/fstests\t", setting(RESULTS), p->s->name);
+			else
+				printf("-\t");
+			for (j = 0; j < g.n; j++) {
+				char *v = fmt("%s-fstests", g.w[j]);
+
+				printf("%s%s=%s", j ? " " : "", g.w[j], kernel(p, v));
+				free(v);
+			}
+			printf("\t%s\t%s\n", fst_tests(p), fst ? "-" : fst_none);
+		}
+	}
+}
+
+/* ---- the plan as make text ---- */
+
+/* TEXT as make reads it back in a rule or a := value. */
+static char *mk(const char *text)
+{
+	char *out = xmalloc(2 * strlen(text) + 1), *o = out;
+
+	for (; *text; text++) {
+		if (*text == '$')
+			*o++ = '$';
+		else if (*text == '#')
+			*o++ = '\\';
+		*o++ = *text;
+	}
+	*o = '\0';
+	return out;
+}
+
+/* A private target variable: what TARGET's recipe reads as $(p_NAME). */
+static void tvar(const char *target, const char *name, const char *f, ...)
+{
+	va_list ap;
+	char *v;
+	int n;
+
+	va_start(ap, f);
+	n = vsnprintf(NULL, 0, f, ap);
+	va_end(ap);
+	v = xmalloc(n + 1);
+	va_start(ap, f);
+	vsnprintf(v, n + 1, f, ap);
+	va_end(ap);
+	printf("%s: private p_%s := %s\n", mk(target), name, mk(v));
+	free(v);
+}
+
+static void member(const char *list, const char *target)
+{
+	printf("%s += %s\n", list, mk(target));
+}
+
+static void prereq(const char *target, const char *f, ...)
+{
+	va_list ap;
+	char *v;
+	int n;
+
+	va_start(ap, f);
+	n = vsnprintf(NULL, 0, f, ap);
+	va_end(ap);
+	v = xmalloc(n + 1);
+	va_start(ap, f);
+	vsnprintf(v, n + 1, f, ap);
+	va_end(ap);
+	printf("%s: %s\n", mk(target), mk(v));
+	free(v);
+}
+
+static char *marker(struct planned *p, const char *what)
+{
+	return fmt("%s/%s/%s.failed", setting(RESULTS), p->s->name, what);
+}
+
+static void mk_source(struct planned *p)
+{
+	char *from = fmt("%s.from", p->srcdir), *stamp = fmt("%s.stamp", p->srcdir);
+	char *objs = objdir(p, -1);
+	int k;
+
+	printf("\n# %s: its source (%s %s)\n", p->s->name, p->kind, p->input);
+	if (!strcmp(p->kind, "debian")) {
+		member("DEBS", p->input);
+		tvar(p->input, "failed", "%s", marker(p, "fetch"));
+		tvar(p->input, "step", "fetch");
+		tvar(p->input, "series", "%s", p->s->name);
+		tvar(p->input, "package", "%s", p->package);
+		tvar(p->input, "version", "%s", p->version);
+		tvar(p->input, "suite", "%s", p->suite);
+	}
+	member("SRC_FROMS", from);
+	prereq(from, "%s", p->input);
+	tvar(from, "failed", "%s", marker(p, "source"));
+	tvar(from, "kind", "%s", p->kind);
+	tvar(from, "input", "%s", p->input);
+	member("SRC_STAMPS", stamp);
+	prereq(stamp, "%s", from);
+	tvar(stamp, "failed", "%s", marker(p, "unpack"));
+	tvar(stamp, "series", "%s", p->s->name);
+	tvar(stamp, "kind", "%s", p->kind);
+	tvar(stamp, "input", "%s", p->input);
+	tvar(stamp, "srcdir", "%s", p->srcdir);
+	for (k = 0; k < NKINDS; k++) {
+		char *o = objdir(p, k), *t = fmt("%s %s", objs, o);
+
+		free(objs);
+		free(o);
+		objs = t;
+	}
+	tvar(stamp, "objdirs", "%s", objs);
+	free(from);
+	free(stamp);
+	free(objs);
+}
+
+static void mk_kernel(struct planned *p, const char *v)
+{
+	char *k = kernel(p, v), *base = base_of(v), *sv = stack_variant(v);
+	struct variant *st = variant_named(p, v);
+	char *cfg = config_of(v), *what = fmt("%s/build", v);
+	int i;
+
+	member("KERNELS", k);
+	prereq(k, "%s.stamp %s", p->srcdir, cfg);
+	for (i = 0; kernel_recipe[i]; i++)
+		prereq(k, "%s", kernel_recipe[i]);
+	if (st) {
+		prereq(k, "%s", st->list);
+		for (i = 0; i < st->npatch; i++)
+			prereq(k, "%s/%s", p->s->stack, st->patch[i]);
+	}
+	if (*base)
+		prereq(k, "%s", kernel(p, base));
+	tvar(k, "failed", "%s", marker(p, what));
+	tvar(k, "series", "%s", p->s->name);
+	tvar(k, "variant", "%s", v);
+	tvar(k, "stackv", "%s", sv);
+	tvar(k, "config", "%s", cfg);
+	tvar(k, "fix_a", "%s", field(p->s, "fixes.A"));
+	tvar(k, "source", "%s %s", p->kind, p->input);
+	tvar(k, "srcdir", "%s", p->srcdir);
+	tvar(k, "objdir", "%s", objdir(p, kind_of(v)));
+	tvar(k, "stack", "%s", p->s->stack);
+	free(k);
+	free(base);
+	free(sv);
+	free(cfg);
+	free(what);
+}
+
+static void mk_variant(struct planned *p, const char *v, int corpus)
+{
+	const char *r = setting(RESULTS), *s = p->s->name;
+	char *k = kernel(p, v), *named = fmt("%s/%s/%s.kernel", r, s, v);
+	char *boot = fmt("%s/%s/%s/boot.tsv", r, s, v), *cells = fmt("%s/%s/%s/cells.json", r, s, v);
+	char *what;
+	const char *h = stack_hash(p, v);
+	const char *genv = kind_of(v) == 0 ? "KIT_GUEST_MEM=1G KIT_GUEST_TIMEOUT=900 KIT_GUEST_STALL=180" : "";
+
+	printf("\n# %s %s: its kernel, its boot on the image cases, its verdicts\n", s, v);
+	mk_kernel(p, v);
+	member("KERNEL_NAMES", named);
+	tvar(named, "kernel", "%s", k);
+
+	member("BOOTS", boot);
+	prereq(boot, "%s %s", k, named);
+	what = fmt("%s/boot", v);
+	tvar(boot, "failed", "%s", marker(p, what));
+	free(what);
+	tvar(boot, "series", "%s", s);
+	tvar(boot, "variant", "%s", v);
+	tvar(boot, "kernel", "%s", k);
+	tvar(boot, "guest_env", "%s", genv);
+	tvar(boot, "stack_hash", "%s", *h ? h : "-");
+
+	member("VERDICTS", cells);
+	member("CELLS", cells);
+	prereq(cells, "%s", boot);
+	what = fmt("%s/judge", v);
+	tvar(cells, "failed", "%s", marker(p, what));
+	free(what);
+	tvar(cells, "series", "%s", s);
+	tvar(cells, "variant", "%s", v);
+
+	if (corpus) {
+		char *cb = fmt("%s/%s/corpus/%s/boot.tsv", r, s, v);
+		char *cj = fmt("%s/%s/corpus/%s/judged.json", r, s, v);
+
+		member("CORPUS_BOOTS", cb);
+		prereq(cb, "%s %s", k, named);
+		what = fmt("corpus/%s-boot", v);
+		tvar(cb, "failed", "%s", marker(p, what));
+		free(what);
+		tvar(cb, "series", "%s", s);
+		tvar(cb, "variant", "%s", v);
+		tvar(cb, "kernel", "%s", k);
+		tvar(cb, "guest_env", "%s", genv);
+		member("CORPUS_VERDICTS", cj);
+		member("CELLS", cj);
+		prereq(cj, "%s %s/%s/corpus/vanilla/boot.tsv", cb, r, s);
+		what = fmt("corpus/%s-judge", v);
+		tvar(cj, "failed", "%s", marker(p, what));
+		free(what);
+		tvar(cj, "series", "%s", s);
+		tvar(cj, "variant", "%s", v);
+		free(cb);
+		free(cj);
+	}
+	free(k);
+	free(named);
+	free(boot);
+	free(cells);
+}
+
+static void mk_gates(struct planned *p)
+{
+	struct words kinds_ = gate_kinds(p), g = gate_variants(p);
+	char *key = gate_key(p), *keyfile = fmt("%s/gates/%s.key", setting(KIT_BUILD), p->s->name);
+	char *after = xmalloc(1), *stack, *t, *vs = joined(&g);
+	char *config_file = gate_file(p, "config");
+	int config = has(&kinds_, "config");
+	struct words files = { 0 };
+	int i, j;
+
+	after[0] = '\0';
+	for (i = 0; i < g.n; i++) {
+		char *k = kernel(p, g.w[i]);
+
+		t = fmt("%s %s", after, k);
+		free(after);
+		free(k);
+		after = t;
+	}
+	for (i = 0; i < g.n; i++) {
+		struct variant *st = variant_named(p, g.w[i]);
+
+		if (!st)
+			continue;
+		if (!has(&files, st->list))
+			add(&files, st->list);
+		for (j = 0; j < st->npatch; j++) {
+			char *f = fmt("%s/%s", p->s->stack, st->patch[j]);
+
+			if (!has(&files, f))
+				add(&files, f);
+			free(f);
+		}
+	}
+	qsort(files.w, files.n, sizeof(*files.w), bytecmp);
+	stack = joined(&files);
+
+	printf("\n# %s: its build gates (key %s)\n", p->s->name, key);
+	member("GATE_KEYS", keyfile);
+	tvar(keyfile, "key", "%s", key);
+	if (!strcmp(p->kind, "debian")) {
+		char *d = cfgdeb(p), *pkg = fmt("linux-config-%s", p->package + 13);
+
+		member("DEBS", d);
+		tvar(d, "failed", "%s", marker(p, "gates/fetch"));
+		tvar(d, "step", "config fetch");
+		tvar(d, "series", "%s", p->s->name);
+		tvar(d, "package", "%s", pkg);
+		tvar(d, "version", "%s", p->version);
+		tvar(d, "suite", "%s", p->suite);
+		free(d);
+		free(pkg);
+	}
+	for (i = 0; i < kinds_.n; i++) {
+		const char *k = kinds_.w[i];
+		char *f = gate_file(p, k), *what = fmt("gates/%s", k);
+
+		member("CELLS", f);
+		prereq(f, "%s.stamp %s %s", p->srcdir, keyfile, stack);
+		prereq(f, "|%s", after);
+		tvar(f, "failed", "%s", marker(p, what));
+		tvar(f, "key", "%s", key);
+		tvar(f, "series", "%s", p->s->name);
+		tvar(f, "srcdir", "%s", p->srcdir);
+		tvar(f, "stack", "%s", p->s->stack);
+		tvar(f, "variants", "%s", vs);
+		tvar(f, "gatedir", "%s/gates/%s-%s-%s", setting(KIT_CACHE), p->s->name, p->srckey, k);
+		if (!strcmp(k, "config") || !strcmp(k, "allmodconfig")) {
+			char *cfg = gate_config(p);
+
+			member("GATES_BUILD", f);
+			tvar(f, "gate_config", "%s", !strcmp(k, "config") ? cfg : "allmodconfig");
+			if (!strcmp(k, "config"))
+				prereq(f, "%s", strchr(cfg, ':') + 1);
+			else if (config)
+				prereq(f, "| %s", config_file);
+			free(cfg);
+		} else if (!strcmp(k, "checkpatch")) {
+			member("GATES_CHECKPATCH", f);
+		} else {
+			char *d = cfgdeb(p);
+
+			member("GATES_SHIPPED", f);
+			prereq(f, "%s", d);
+			if (config)
+				prereq(f, "| %s", config_file);
+			tvar(f, "version", "%s", p->version);
+			tvar(f, "suite", "%s", p->suite);
+			tvar(f, "cfgdeb", "%s", d);
+			free(d);
+		}
+		free(f);
+		free(what);
+	}
+	free(key);
+	free(keyfile);
+	free(after);
+	free(stack);
+	free(vs);
+	free(config_file);
+}
+
+static void mk_fstests(struct planned *p)
+{
+	struct words g = gate_variants(p);
+	const char *r = setting(RESULTS), *s = p->s->name;
+	char *verdict = fmt("%s/%s/fstests/verdict.json", r, s), *tests = fst_tests(p);
+	char *root_img = fst_root(), *ex = fmt("fstests/expunges/%s", s);
+	int i;
+
+	printf("\n# %s: fstests, each variant's kernel with fstests/kernel.config\n", s);
+	for (i = 0; i < g.n; i++) {
+		char *v = fmt("%s-fstests", g.w[i]), *k = kernel(p, v);
+		char *t = fmt("%s/%s/fstests/%s/fstests.tsv", r, s, g.w[i]);
+		char *what = fmt("fstests/%s", g.w[i]);
+
+		mk_kernel(p, v);
+		member("FST_RUNS", t);
+		prereq(t, "%s %s", k, root_img);
+		if (exists(ex))
+			prereq(t, "%s", ex);
+		prereq(verdict, "%s", t);
+		tvar(t, "failed", "%s", marker(p, what));
+		tvar(t, "series", "%s", s);
+		tvar(t, "variant", "%s", g.w[i]);
+		tvar(t, "kernel", "%s", k);
+		tvar(t, "tests", "%s", tests);
+		free(v);
+		free(k);
+		free(t);
+		free(what);
+	}
+	member("FST_VERDICTS", verdict);
+	member("CELLS", verdict);
+	if (exists(ex))
+		prereq(verdict, "%s", ex);
+	tvar(verdict, "failed", "%s", marker(p, "fstests/judge"));
+	tvar(verdict, "series", "%s", s);
+	tvar(verdict, "variants", "%s", joined(&g));
+	free(verdict);
+	free(tests);
+	free(root_img);
+	free(ex);
+}
+
+static void print_mk(void)
+{
+	struct words run = run_names(), ends = ends_of_ready(), c = cases();
+	struct words suites = { 0 }, fuzz, names = { 0 };
+	int corpus = corpus_on();
+	int i, j, k;
+
+	printf("# The plan of this run (build/matrix plan --mk): read by the Makefile.\n");
+	for (i = 0; i < nall; i++)
+		add(&names, all[i].name);
+	printf("SERIES_ALL := %s\n", joined(&names));
+	names = (struct words){ 0 };
+	for (i = 0; i < nplan; i++)
+		add(&names, plan[i].s->name);
+	printf("VERSIONS := %s\n", joined(&names));
+	printf("RUN := %s\n", joined(&run));
+	names = (struct words){ 0 };
+	for (i = 0; i < nplan; i++)
+		if (!strcmp(plan[i].state, "skip"))
+			add(&names, plan[i].s->name);
+	printf("SKIP := %s\n", joined(&names));
+	printf("GATES_ENDS := %s\n", joined(&ends));
+	printf("CASES := %s\n", joined(&c));
+	for (i = 0; i < nall; i++) {
+		const char *su = field(&all[i], "source.debian.suite");
+
+		if (*su && !has(&suites, su))
+			add(&suites, su);
+	}
+	if (corpus_field("suite")) {
+		char *w = fmt("src:%s", corpus_field("suite"));
+
+		if (!has(&suites, w))
+			add(&suites, w);
+		free(w);
+	}
+	qsort(suites.w, suites.n, sizeof(*suites.w), bytecmp);
+	printf("SUITES := %s\n", mk(joined(&suites)));
+	printf("CORPUS_DIR := %s\n", corpus ? mk(corpus_dir()) : "");
+	printf("KERNEL_RECIPE :=");
+	for (i = 0; kernel_recipe[i]; i++)
+		printf(" %s", kernel_recipe[i]);
+	printf("\n");
+	for (k = 0; k < NKINDS; k++) {
+		char *v = fmt("x-%s", kinds[k].name), *cfg = config_of(v);
+
+		printf("%s: %s %s\nKIND_CONFIGS += %s\n", mk(cfg), kernel_config, kinds[k].fragment, mk(cfg));
+		free(v);
+		free(cfg);
+	}
+	if (corpus) {
+		char *idx = fmt("%s/index", corpus_dir());
+
+		printf("CORPUS_INDEX := %s\n", mk(idx));
+		tvar(idx, "source", "%s", corpus_field("source"));
+		tvar(idx, "version", "%s", corpus_field("version"));
+		tvar(idx, "suite", "%s", corpus_field("suite"));
+		tvar(idx, "images", "%s", corpus_field("images"));
+		free(idx);
+	}
+	if (*setting(FSTESTS))
+		printf("FST_ROOT := %s\n", mk(fst_root()));
+	printf("FST_NONE := %s\n", fst_none);
+
+	fuzz = set[FUZZ_SERIES] ? split(set[FUZZ_SERIES], 1) : (struct words){ 0 };
+	if (!set[FUZZ_SERIES]) {
+		struct words sorted = run_names();
+
+		qsort(sorted.w, sorted.n, sizeof(*sorted.w), vercmp);
+		for (i = sorted.n > 2 ? sorted.n - 2 : 0; i < sorted.n; i++)
+			add(&fuzz, sorted.w[i]);
+	}
+	printf("FUZZ_SERIES := %s\nFUZZ_KERNELS :=\n", joined(&fuzz));
+	for (i = 0; i < fuzz.n; i++) {
+		struct planned *p = planned_of(fuzz.w[i]);
+
+		if (!p || strcmp(p->state, "run")) {
+			printf("FUZZ_ERROR := FUZZ_SERIES: '%s' is not a series this run builds (%s)\n",
+			       mk(fuzz.w[i]), joined(&run));
+			break;
+		}
+		for (j = 0; j < p->variants.n; j++)
+			printf("FUZZ_KERNELS += %s:%s:%s\n", p->s->name, p->variants.w[j],
+			       mk(kernel(p, p->variants.w[j])));
+	}
+
+	for (i = 0; i < nplan; i++) {
+		struct planned *p = &plan[i];
+
+		if (strcmp(p->state, "run"))
+			continue;
+		mk_source(p);
+		for (j = 0; j < p->variants.n; j++)
+			mk_variant(p, p->variants.w[j], corpus);
+		if (*setting(GATES))
+			mk_gates(p);
+		if (*setting(FSTESTS) && *setting(KIT_FSTESTS))
+			mk_fstests(p);
+	}
+}
+
+int plan_main(char **args)
+{
+	int tsv, k;
+	const char *kind_files[8];
+
+	if (!args[0] || (strcmp(args[0], "--mk") && strcmp(args[0], "--tsv"))) {
+		fprintf(stderr, "%s: plan: say --mk (make text) or --tsv (the plan)\n", prog);
+		return EXIT_BAD;
+	}
+	tsv = !strcmp(args[0], "--tsv");
+	as_make = !tsv;
+	read_settings(args + 1);
+	{
+		const char *f[8];
+		int n = 0, i;
+
+		f[n++] = kernel_config;
+		for (i = 0; kernel_recipe[i]; i++)
+			f[n++] = kernel_recipe[i];
+		f[n] = NULL;
+		config_key = hash_files(f, 8);
+		for (k = 0; k < NKINDS; k++) {
+			n = 0;
+			kind_files[n++] = kernel_config;
+			kind_files[n++] = kinds[k].fragment;
+			for (i = 0; kernel_recipe[i]; i++)
+				kind_files[n++] = kernel_recipe[i];
+			kind_files[n] = NULL;
+			kind_key[k] = hash_files(kind_files, 8);
+		}
+	}
+	plan_series();
+	if (tsv)
+		print_tsv();
+	else
+		print_mk();
+	return fflush(stdout) ? EXIT_BAD : 0;
+}
