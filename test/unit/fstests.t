@@ -60,7 +60,7 @@ checkout() {
 test_expect_success 'the series expunges leave the run, the rest of the list is run in its order' '
 	checkout k && mkdir -p k/fstests/expunges fst && : >fst/check &&
 	printf "# a fixture\next4/054  # refused here\n  generic/050\t# a tab before the reason\n" >k/fstests/expunges/6.1 &&
-	env -u KIT_BUILD -u MAKEFLAGS -u MAKELEVEL make -C k -n -s "$trash/r/6.1/fstests/vanilla/fstests.tsv" \
+	env -u KIT_BUILD -u MAKEFLAGS -u MAKELEVEL make -C k -n -s "$trash/r/6.1/fstests/vanilla/fstests.tsv" FSTESTS=1 \
 		KIT_FSTESTS="$trash/fst" RESULTS="$trash/r" >plan 2>&1 &&
 	sed -n "s#.*test/run-fstests 6.1 vanilla [^ ]* [^ ]* $trash/r/6.1/fstests/vanilla \([^|]*\) ||.*#\1#p" plan >run &&
 	sed "s/#.*//" "$TOP/fstests/list" | awk "NF { print \$1 }" | grep -vx -e ext4/054 -e generic/050 | tr "\n" " " >want &&

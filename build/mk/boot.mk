@@ -1,0 +1,38 @@
+# SPDX-License-Identifier: GPL-2.0
+# The image cases: each case's image (test/cases/CASE/recipe, made by the
+# image tool into KIT_BUILD/images), each kernel booted on all of them in
+# QEMU (BOOTS: RESULTS/X.Y/VARIANT/boot.tsv, test/run-guest), and the
+# verdicts judged against the cases' expect files (VERDICTS:
+# RESULTS/X.Y/VARIANT/cells.json, test/judge).
+.PHONY: images
+
+IMAGES := $(CASES:%=$(KIT_BUILD)/images/%.img)
+images: $(IMAGES)
+
+# (Each image carries the key of what it was made from beside it, $@.key.)
+$(KIT_BUILD)/images/%.img: test/cases/%/recipe $(BIN)/mkimage build/key
+	@mkdir -p $(@D)
+	@build/key made $* >$@.key.tmp
+	@$(call guarded,$(RESULTS)/images/$*.failed,image $*,$(BIN)/mkimage $< $@)
+	@mv -f $@.key.tmp $@.key
+
+# What the boots and the judge are made of (build/key files SET): the
+# files of each set are their prerequisites, and the same files are hashed
+# into the keys their records carry, which the report checks.
+KEY_guest := $(shell build/key files guest)
+KEY_judge := $(shell build/key files judge)
+
+# The expect files there are: rewritten only when one comes or goes.
+$(KIT_BUILD)/expect.list: FORCE
+	@mkdir -p $(@D)
+	@ls -1 test/cases/*/expect* >$@.tmp && { cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@; }
+
+# The boot depends on the kernel and the images, not on what is expected.
+# For example: test/run-guest 6.1 patched KERNEL results/6.1/patched.
+$(BOOTS): $(IMAGES) $(BIN)/guest-init $(KEY_guest) build/key $(wildcard test/cases/*/mount)
+	@$(call guarded,$(p_failed),boot,$(p_guest_env) KIT_CASES="$(CASES)" KIT_IMAGES=$(KIT_BUILD)/images KIT_GUEST_INIT=$(BIN)/guest-init \
+	  KIT_STACK_HASH=$(p_stack_hash) test/run-guest $(p_series) $(p_variant) $(p_kernel) $(@D))
+
+# An edited, added or removed expect file is judged again, without a boot.
+$(VERDICTS): $(KEY_judge) $(BIN)/matrix build/key matrix.yaml $(KIT_BUILD)/expect.list $(wildcard test/cases/*/expect*) | $(call deps,report)
+	@$(call guarded,$(p_failed),judge,test/judge $(p_series) $(p_variant) $(@D))

@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: GPL-2.0
+# The kit's own tests: the unit tests (make check-unit: test/run-tests
+# unit, test/unit/*.t), those and then the matrix with its gates (make
+# check, the README's test command), the CI pipeline run here (make
+# ci-local), and the compile farm, shared cache and shards on real kernels
+# (make check-farm: test/farm).
+.PHONY: check check-unit ci-local check-farm
+
+check-unit: $(BIN)/matrix $(BIN)/mkimage $(BIN)/fuzz $(BIN)/guest-init | $(call deps,tools images build stacks report check gates)
+	@test/run-tests unit
+
+# (GATES_ENDS, the oldest and newest series this machine has, goes to
+# test/run-tests as KIT_CHECK_GATES_CONFIG, which only its make matrix
+# turns into GATES_CONFIG, not the unit tests' makes.)
+check: $(BIN)/matrix $(BIN)/mkimage $(BIN)/fuzz $(BIN)/guest-init | $(call deps,tools fetch build images guest report stacks check gates)
+	@KIT_CHECK_GATES_CONFIG="$(GATES_ENDS)" test/run-tests all
+
+# The CI pipeline (.gitlab-ci.yml) run here by gitlab-ci-local from the
+# npm registry (the last version that runs on Node.js 20), shell executor,
+# each job in its own copy of the checkout, on this machine's KIT_CACHE;
+# CI_JOBS at once.  The merged report: .gitlab-ci-local/artifacts/report/merged/.
+GCL_VERSION := 4.73.0
+GCL := $(KIT_CACHE)/gitlab-ci-local-$(GCL_VERSION)/node_modules/.bin/gitlab-ci-local
+CI_JOBS ?= 2
+$(GCL): | $(call deps,ci)
+	@command -v npm >/dev/null || { echo "make ci-local: no npm here; install Node.js 20 or newer with npm" >&2; exit 2; }
+	@npm install --prefix $(KIT_CACHE)/gitlab-ci-local-$(GCL_VERSION) --no-audit --no-fund --loglevel=error gitlab-ci-local@$(GCL_VERSION) >/dev/null
+# (What this make exports, KIT_BUILD above all, stays out of the jobs: each
+# job is a checkout of its own.)
+ci-local: $(GCL)
+	@env -u KIT_BUILD -u KIT_T0 -u RESULTS -u KIT_SUITES -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+	  $(GCL) --shell-isolation --no-artifacts-to-source --concurrency $(CI_JOBS) --variable KIT_CACHE=$(KIT_CACHE) $(CI_LOCAL_FLAGS)
+
+# The compile farm, the shared cache and the shards on whole kernels
+# (test/farm): a distccd and a redis-server on 127.0.0.1; about 10 minutes
+# once make matrix has run.  FARM_SERIES (6.1) is built, SHARD_SERIES
+# (5.10 6.1 7.3) sharded.
+check-farm: | $(call deps,tools fetch build images guest report check farm)
+	@FARM_SERIES="$(or $(FARM_SERIES),6.1)" SHARD_SERIES="$(or $(SHARD_SERIES),5.10 6.1 7.3)" test/farm $(KIT_CACHE)/farm-check

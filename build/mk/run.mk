@@ -1,0 +1,33 @@
+# SPDX-License-Identifier: GPL-2.0
+# A run: every cell of the plan (CELLS: each variant's verdicts, the
+# corpus', the gates', fstests'), then the report of them all
+# (test/report: the table, RESULTS/results.json, junit.xml, results.ktap,
+# matrix.html), held to the plan (RESULTS/plan.tsv).
+.PHONY: matrix plan cells report clean-results
+
+cells: $(CELLS)
+
+# A failing step is a cell, not a stop: every other series still runs, the
+# report is written, and the exit status says something failed.  A
+# compile farm (KIT_DISTCC_HOSTS: build/lib.sh's kbuild) needs its client.
+FARM_DEPS := $(if $(KIT_DISTCC_HOSTS),farm)
+matrix: | $(call deps,tools fetch build images guest report $(FARM_DEPS))
+	@mkdir -p $(RESULTS) && find $(RESULTS) -name '*.failed' -delete && rm -f $(RESULTS)/.cells-failed $(RESULTS)/*/fstests/verdict.json
+	@$(MAKE) -k $(if $(filter --jobserver%,$(MAKEFLAGS)),,-j$(JOBS)) --no-print-directory cells || { mkdir -p $(RESULTS); touch $(RESULTS)/.cells-failed; }
+	@build/matrix plan matrix.yaml --tsv $(PLAN_ARGS) >$(RESULTS)/plan.tsv.tmp && mv -f $(RESULTS)/plan.tsv.tmp $(RESULTS)/plan.tsv
+	@rc=0; test/report $(RESULTS) || rc=$$?; \
+	  [ ! -e $(RESULTS)/.cells-failed ] || [ $$rc -ne 0 ] || rc=1; rm -f $(RESULTS)/.cells-failed; exit $$rc
+
+# What a run (of this SHARD) is to do, as the report reads it; runs nothing.
+plan:
+	@build/matrix plan matrix.yaml --tsv $(PLAN_ARGS)
+
+# Render the reports again from results.json alone; with FROM, merge the
+# results.json of several folders (the shards of one run, from any
+# machines) into RESULTS, refusing results of another kit commit, stack or
+# image set, or a cell present twice.
+report: | $(call deps,report)
+	@$(if $(FROM),test/report --merge $(RESULTS) $(FROM),test/report --render $(RESULTS)/results.json)
+
+clean-results:
+	rm -rf $(RESULTS)

@@ -1,0 +1,33 @@
+# SPDX-License-Identifier: GPL-2.0
+# Sources: each series' Debian source package, fetched and checked against
+# matrix.lock (DEBS, with the gates' linux-config packages), or its tree or
+# tarball by path, unpacked into KIT_CACHE/src/X.Y-SRCKEY (SRC_STAMPS);
+# and the image corpus (corpus.mk).  Planned: DEBS, SRC_FROMS, SRC_STAMPS.
+.PHONY: sources
+
+# The private apt state's suites: every series' and the corpus'.
+export KIT_SUITES := $(SUITES)
+
+# (FORCE: fetch-debian checks a .deb already there against matrix.lock on
+# every make, before anything reads it, and fetches it again if it differs.)
+$(DEBS): FORCE | $(call deps,fetch)
+	@$(call guarded,$(p_failed),$(p_step),build/fetch-debian $(p_series) $(p_package) $(p_version) $(p_suite) $@ matrix.lock)
+
+# SRCDIR.from says what the source is (build/source-id: its path, mtime
+# and size), rewritten only when that changes.
+$(SRC_FROMS): FORCE
+	@mkdir -p $(@D)
+	@$(call guarded,$(p_failed),source,build/source-id $(p_kind) $(p_input) >$@.tmp) && \
+	  { cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@; }
+
+# .from alone says when to unpack.  A new source also voids the object
+# trees: their files may be older than the objects, and make would keep
+# objects of the old source.
+$(SRC_STAMPS): | $(call deps,build)
+	@mkdir -p $(KIT_CACHE)/src
+	@$(call guarded,$(p_failed),unpack,flock $(p_srcdir).lock build/unpack $(p_series) $(p_kind) $(p_input) $(p_srcdir) $(p_objdirs))
+	@touch $@
+
+# The run's sources and the corpus, fetched and unpacked (make check starts
+# this beside its unit tests).
+sources: $(SRC_STAMPS) corpus
