@@ -48,7 +48,11 @@ all: matrix
 # here, before the plan defines VERSIONS and the others as it reads them.)
 PLAN_SETTINGS := RESULTS KIT_CACHE KIT_BUILD VERSIONS FLAVOURS SANITIZE CORPUS SHARD GATES \
 	GATES_CONFIG GATES_ALLMOD FSTESTS KIT_FSTESTS FUZZ_SERIES
-PLAN_ARGS := $(foreach v,$(PLAN_SETTINGS) $(filter KIT_SRC_%,$(.VARIABLES)),$(if $(filter undefined,$(origin $(v))),,'$(v)=$($(v))'))
+# Every variable of make's command line goes too: one may name a series'
+# tree (KIT_SRC_X_Y, or the source.tree.env of matrix.yaml), and $(shell)
+# does not see them in its environment.  (Single-quoted for the shell.)
+plan_word = '$(1)=$(subst ','\'',$($(1)))'
+PLAN_ARGS := $(foreach v,$(sort $(PLAN_SETTINGS) $(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $(v))),$(v)))),$(if $(filter undefined,$(origin $(v))),,$(call plan_word,$(v))))
 
 include build/mk/recipes.mk
 include build/mk/tools.mk
@@ -64,6 +68,7 @@ ifneq ($(filter-out $(LIGHT_GOALS),$(or $(MAKECMDGOALS),all)),)
 RS := $(shell printf '\036')
 PLAN_MK := $(shell { build/matrix plan matrix.yaml --mk $(PLAN_ARGS) || echo '$$(error the plan failed: see the line above)'; } | tr '\n' '\036')
 $(eval $(subst $(RS),$(NL),$(PLAN_MK)))
+$(if $(PLAN_OK),,$(error the plan (build/matrix plan) did not come whole: see above))
 endif
 
 include build/mk/sources.mk

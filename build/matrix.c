@@ -238,6 +238,10 @@ static void source(enum mode m, const char *name, yaml_node_t *src)
 	out(m, name, "kind", kind);
 	if (!strcmp(kind, "debian")) {
 		check_keys(v, "debian", deb_keys);
+		/* (Its configs come as linux-config-X.Y, its kernels as linux-image.) */
+		if (strncmp(word(need(v, "package", "debian"), "package"), "linux-source-", 13))
+			die_at(need(v, "package", "debian"), "package: '%s' is not a linux-source-X.Y package",
+			       word(need(v, "package", "debian"), "package"));
 		out(m, name, "package", word(need(v, "package", "debian"), "package"));
 		out(m, name, "version", word(need(v, "version", "debian"), "version"));
 		out(m, name, "suite", word(need(v, "suite", "debian"), "suite"));

@@ -160,10 +160,18 @@ static int vercmp(const void *a, const void *b)
 
 	while (*x && *y) {
 		if (isdigit((unsigned char)*x) && isdigit((unsigned char)*y)) {
-			long p = strtol(x, (char **)&x, 10), q = strtol(y, (char **)&y, 10);
+			/* Digit runs by value (zeros off, then length, then the
+			 * digits); of equal ones, more leading zeros first. */
+			size_t zx = strspn(x, "0"), zy = strspn(y, "0");
+			size_t nx = strspn(x + zx, "0123456789"), ny = strspn(y + zy, "0123456789");
+			int c = nx != ny ? (nx < ny ? -1 : 1) : strncmp(x + zx, y + zy, nx);
 
-			if (p != q)
-				return p < q ? -1 : 1;
+			if (c)
+				return c;
+			if (zx != zy)
+				return zx > zy ? -1 : 1;
+			x += zx + nx;
+			y += zy + ny;
 		} else {
 			if (*x != *y)
 				return (unsigned char)*x - (unsigned char)*y;
@@ -221,8 +229,8 @@ static char *hash_files(const char *const *files, int digits)
 	return strdup(hex);
 }
 
-/* What COMMAND prints; with raw, as it is, else with its trailing
- * newlines off. */
+/* What COMMAND prints; with raw, as it is and whatever its exit status
+ * (a probe), else with its trailing newlines off, and it must succeed. */
 static char *output_of(const char *command, int raw)
 {
 	char buf[4096];
@@ -236,7 +244,7 @@ static char *output_of(const char *command, int raw)
 	while (n < sizeof(buf) - 1 && (got = fread(buf + n, 1, sizeof(buf) - 1 - n, p)) > 0)
 		n += got;
 	buf[n] = '\0';
-	if (pclose(p)) {
+	if (pclose(p) && !raw) {
 		fprintf(stderr, "%s: plan: %s failed\n", prog, command);
 		exit(EXIT_BAD);
 	}
@@ -292,6 +300,7 @@ static const char *const setting_names[NSETTINGS] = {
 	"RESULTS", "KIT_CACHE", "KIT_BUILD", "VERSIONS", "FLAVOURS", "SANITIZE", "CORPUS", "SHARD",
 	"GATES", "GATES_CONFIG", "GATES_ALLMOD", "FSTESTS", "KIT_FSTESTS", "FUZZ_SERIES",
 };
+static char *mk(const char *text);
 static const char *set[NSETTINGS];	/* NULL: not given (its default) */
 static int as_make;			/* --mk: errors are make's $(error) */
 
@@ -306,12 +315,12 @@ static void refuse(const char *f, ...)
 	vsnprintf(msg, sizeof(msg), f, ap);
 	va_end(ap);
 	if (as_make)
-		printf("$(error %s)\n", msg);
+		printf("PLAN_ERROR := %s\n$(error $(PLAN_ERROR))\n", mk(msg));
 	else
 		fprintf(stderr, "%s\n", msg);
 	exit(EXIT_BAD);
 }
-static struct words src_given;		/* KIT_SRC_X_Y=PATH words */
+static struct words src_given;		/* other NAME=VALUE words given */
 
 static const char *setting(int i)
 {
@@ -329,19 +338,16 @@ static void read_settings(char **args)
 			fprintf(stderr, "%s: plan: '%s' is not NAME=VALUE\n", prog, *args);
 			exit(EXIT_BAD);
 		}
-		if (!strncmp(*args, "KIT_SRC_", 8)) {
-			add(&src_given, *args);
-			continue;
-		}
 		for (i = 0; i < NSETTINGS; i++)
 			if (strlen(setting_names[i]) == (size_t)(eq - *args) &&
 			    !strncmp(*args, setting_names[i], eq - *args))
 				break;
-		if (i == NSETTINGS) {
-			fprintf(stderr, "%s: plan: no setting '%.*s'\n", prog, (int)(eq - *args), *args);
-			exit(EXIT_BAD);
-		}
-		set[i] = eq + 1;
+		/* Any other variable may be the one a series' source names
+		 * (source.tree.env: KIT_SRC_X_Y, or another). */
+		if (i == NSETTINGS)
+			add(&src_given, *args);
+		else
+			set[i] = eq + 1;
 	}
 	if (!set[RESULTS] || !set[KIT_CACHE] || !set[KIT_BUILD]) {
 		fprintf(stderr, "%s: plan: RESULTS, KIT_CACHE and KIT_BUILD must be given\n", prog);
@@ -349,7 +355,7 @@ static void read_settings(char **args)
 	}
 }
 
-/* A variable's value as the run gives it: a KIT_SRC_* word, else the
+/* A variable's value as the run gives it: a NAME=VALUE word, else the
  * environment; "" when neither has it. */
 static const char *given(const char *name)
 {
@@ -537,6 +543,9 @@ static void source_of(struct planned *p)
 		snprintf(key, sizeof(key), "source.%s.path",
 			 lookup(p->s, "source.tree") ? "tree" : "tarball");
 		p->input = *o ? o : *given(p->env) ? given(p->env) : field(p->s, key);
+		if (p->input[strcspn(p->input, " \t\n:%'\"\\")])
+			refuse("%s: '%s' has a space, a colon, a %% or a quote, which make cannot name; give the %s %s by a path without them",
+			       *o ? over : p->env, p->input, p->s->name, p->kind);
 		p->ready = *p->input && exists(p->input);
 	}
 	p->srckey = hash_text(p->input, 8);
@@ -566,15 +575,17 @@ static void plan_series(void)
 	if (*shard) {
 		by_name = has(&versions, shard);
 		if (!by_name) {
-			int a, b;
-			char end;
+			const char *slash = strchr(shard, '/');
+			size_t la = slash ? (size_t)(slash - shard) : 0, lb = slash ? strlen(slash + 1) : 0;
+			long a = 0, b = 0;
 
-			if (sscanf(shard, "%d/%d%c", &a, &b, &end) != 2 || a < 1 || b < 1 || a > b ||
-			    shard[0] == '0' || strchr(shard, '/')[1] == '0') {
+			/* I and N as the digits [1-9][0-9]* (at most 9 of them) */
+			if (!slash || !la || !lb || la > 9 || lb > 9 || shard[0] == '0' || slash[1] == '0' ||
+			    strspn(shard, "0123456789") != la || strspn(slash + 1, "0123456789") != lb ||
+			    (a = atol(shard)) > (b = atol(slash + 1)))
 				refuse("SHARD: '%s' is neither I/N with 1 <= I <= N (SHARD=2/3) nor a series of VERSIONS (SHARD=6.1)",
 				       shard);
-			}
-			n = b;
+			n = (int)b;
 		}
 	}
 	for (i = 0; i < versions.n; i++) {
@@ -821,6 +832,8 @@ static struct words cases(void)
 
 static int corpus_on(void)
 {
+	if (set[CORPUS] && *set[CORPUS] && !corpus_field("source"))
+		refuse("CORPUS: matrix.yaml has no corpus: entry; leave CORPUS unset or empty");
 	return set[CORPUS] ? *set[CORPUS] != '\0' : corpus_field("source") != NULL;
 }
 
@@ -924,7 +937,8 @@ static char *mk(const char *text)
 	return out;
 }
 
-/* A private target variable: what TARGET's recipe reads as $(p_NAME). */
+/* A private target variable: what TARGET's recipe reads as $(p_NAME)
+ * (override: a p_NAME on make's command line changes none). */
 static void tvar(const char *target, const char *name, const char *f, ...)
 {
 	va_list ap;
@@ -938,13 +952,13 @@ static void tvar(const char *target, const char *name, const char *f, ...)
 	va_start(ap, f);
 	vsnprintf(v, n + 1, f, ap);
 	va_end(ap);
-	printf("%s: private p_%s := %s\n", mk(target), name, mk(v));
+	printf("%s: override private p_%s := %s\n", mk(target), name, mk(v));
 	free(v);
 }
 
 static void member(const char *list, const char *target)
 {
-	printf("%s += %s\n", list, mk(target));
+	printf("override %s += %s\n", list, mk(target));
 }
 
 static void prereq(const char *target, const char *f, ...)
@@ -1262,6 +1276,12 @@ static void print_mk(void)
 	int i, j, k;
 
 	printf("# The plan of this run (build/matrix plan --mk): read by the Makefile.\n");
+	/* The lists start empty, whatever make's command line says. */
+	printf("override DEBS :=\noverride SRC_FROMS :=\noverride SRC_STAMPS :=\noverride KERNELS :=\n"
+	       "override KERNEL_NAMES :=\noverride BOOTS :=\noverride VERDICTS :=\noverride CORPUS_BOOTS :=\n"
+	       "override CORPUS_VERDICTS :=\noverride GATE_KEYS :=\noverride GATES_BUILD :=\n"
+	       "override GATES_CHECKPATCH :=\noverride GATES_SHIPPED :=\noverride FST_RUNS :=\n"
+	       "override FST_VERDICTS :=\noverride CELLS :=\noverride KIND_CONFIGS :=\noverride FUZZ_KERNELS :=\n");
 	for (i = 0; i < nall; i++)
 		add(&names, all[i].name);
 	printf("SERIES_ALL := %s\n", joined(&names));
@@ -1300,7 +1320,7 @@ static void print_mk(void)
 	for (k = 0; k < NKINDS; k++) {
 		char *v = fmt("x-%s", kinds[k].name), *cfg = config_of(v);
 
-		printf("%s: %s %s\nKIND_CONFIGS += %s\n", mk(cfg), kernel_config, kinds[k].fragment, mk(cfg));
+		printf("%s: %s %s\noverride KIND_CONFIGS += %s\n", mk(cfg), kernel_config, kinds[k].fragment, mk(cfg));
 		free(v);
 		free(cfg);
 	}
@@ -1326,7 +1346,7 @@ static void print_mk(void)
 		for (i = sorted.n > 2 ? sorted.n - 2 : 0; i < sorted.n; i++)
 			add(&fuzz, sorted.w[i]);
 	}
-	printf("FUZZ_SERIES := %s\nFUZZ_KERNELS :=\n", joined(&fuzz));
+	printf("FUZZ_SERIES := %s\n", joined(&fuzz));
 	for (i = 0; i < fuzz.n; i++) {
 		struct planned *p = planned_of(fuzz.w[i]);
 
@@ -1336,7 +1356,7 @@ static void print_mk(void)
 			break;
 		}
 		for (j = 0; j < p->variants.n; j++)
-			printf("FUZZ_KERNELS += %s:%s:%s\n", p->s->name, p->variants.w[j],
+			printf("override FUZZ_KERNELS += %s:%s:%s\n", p->s->name, p->variants.w[j],
 			       mk(kernel(p, p->variants.w[j])));
 	}
 
@@ -1353,6 +1373,8 @@ static void print_mk(void)
 		if (*setting(FSTESTS) && *setting(KIT_FSTESTS))
 			mk_fstests(p);
 	}
+	/* Read to its end: the Makefile checks this came. */
+	printf("PLAN_OK := 1\n");
 }
 
 int plan_main(char **args)

@@ -11,10 +11,14 @@ cells: $(CELLS)
 # report is written, and the exit status says something failed.  A
 # compile farm (KIT_DISTCC_HOSTS: build/lib.sh's kbuild) needs its client.
 FARM_DEPS := $(if $(KIT_DISTCC_HOSTS),farm)
+# The plan is written first, as this make read it: a gate's packages,
+# installed during the run, are in the gate key of neither.
 matrix: | $(call deps,tools fetch build images guest report $(FARM_DEPS))
 	@mkdir -p $(RESULTS) && find $(RESULTS) -name '*.failed' -delete && rm -f $(RESULTS)/.cells-failed $(RESULTS)/*/fstests/verdict.json
-	@$(MAKE) -k $(if $(filter --jobserver%,$(MAKEFLAGS)),,-j$(JOBS)) --no-print-directory cells || { mkdir -p $(RESULTS); touch $(RESULTS)/.cells-failed; }
-	@build/matrix plan matrix.yaml --tsv $(PLAN_ARGS) >$(RESULTS)/plan.tsv.tmp && mv -f $(RESULTS)/plan.tsv.tmp $(RESULTS)/plan.tsv
+	@build/matrix plan matrix.yaml --tsv $(PLAN_ARGS) >$(RESULTS)/plan.tsv.tmp && mv -f $(RESULTS)/plan.tsv.tmp $(RESULTS)/plan.tsv || \
+	  { rm -f $(RESULTS)/plan.tsv.tmp $(RESULTS)/plan.tsv; exit 2; }
+	@$(MAKE) -k $(if $(filter --jobserver%,$(MAKEFLAGS)),,-j$(JOBS)) --no-print-directory cells || \
+	  { $(if $(DRY_RUN),:,mkdir -p $(RESULTS); touch $(RESULTS)/.cells-failed); }
 	@rc=0; test/report $(RESULTS) || rc=$$?; \
 	  [ ! -e $(RESULTS)/.cells-failed ] || [ $$rc -ne 0 ] || rc=1; rm -f $(RESULTS)/.cells-failed; exit $$rc
 

@@ -1,0 +1,110 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# build/matrix plan (build/plan.c): what a run is, computed in one place:
+# the series it runs, skips or leaves to another shard, each kernel's keys,
+# the gates, as the plan the report reads (--tsv) and as make text (--mk);
+# a bad setting is one line.
+. "$(dirname "$0")/lib.sh"
+
+# fixture: the files of a checkout the plan reads, and a matrix of 5.4 (a
+# tree by KIT_SRC_5_4), 5.10 and 6.1 (Debian), each with a hardened flavour.
+fixture() {
+	rm -rf co && mkdir -p co/common co/build co/fstests co/test/cases/plain &&
+	for f in common/kernel.config common/sanitize.config fstests/kernel.config fstests/list \
+		build/kernel build/lib.sh build/push-stack build/check-config build/kit-id; do
+		cp "$TOP/$f" "co/$f" || return 1
+	done &&
+	touch co/test/cases/plain/recipe co/test/cases/plain/expect &&
+	for s in 5.4 5.10 6.1; do
+		mkdir -p co/versions/$s && echo a.patch >co/versions/$s/series && echo "A $s" >co/versions/$s/a.patch &&
+		printf "a.patch\nh.patch\n" >co/versions/$s/series.hardened && echo "H $s" >co/versions/$s/h.patch || return 1
+	done &&
+	cat >co/m.yaml <<-'Y'
+	series:
+	  - name: "5.10"
+	    source:
+	      debian: {package: linux-source-5.10, version: 5.10.262-1, suite: bullseye-security}
+	    stack: versions/5.10
+	    verified: 5.10.262
+	    fixes: {A: upstream v5.9-rc2, B: stack}
+	  - name: "6.1"
+	    source:
+	      debian: {package: linux-source-6.1, version: 6.1.192-3, suite: bookworm-security}
+	    stack: versions/6.1
+	    verified: 6.1.192
+	    fixes: {A: upstream v5.9-rc2, B: stack}
+	  - name: "5.4"
+	    source:
+	      tree: {env: KIT_SRC_5_4}
+	    stack: versions/5.4
+	    verified: 5.4.301
+	    fixes: {A: stack, B: stack}
+	Y
+}
+# plan ARGS...: the fixture's plan, run from the fixture's checkout.
+plan() { (cd co && env -u KIT_SRC_5_4 "$BIN/matrix" plan m.yaml "$@" RESULTS=r KIT_CACHE=/c KIT_BUILD=/b); }
+# key8 TEXT: the first 8 hex digits of TEXT's sha256.
+key8() { printf "%s" "$1" | sha256sum | cut -c1-8; }
+
+test_expect_success 'each series is run or skipped with its reason, each cell with its kernel by its keys' '
+	fixture && plan --tsv >tsv &&
+	test_grep "^case	plain$" tsv &&
+	test_grep "^series	5.10	run	5.10.262	/c/src/5.10-$(key8 /c/debs/linux-source-5.10_5.10.262-1.deb)	debian linux-source-5.10 5.10.262-1$" tsv &&
+	test_grep "^series	5.4	skip	5.4.301	no tree given: set KIT_SRC_5_4 to a 5.4.y kernel tree (stack verified on 5.4.301)$" tsv &&
+	cfg=$(cd co && cat common/kernel.config build/kernel build/lib.sh build/push-stack build/check-config | sha256sum | cut -c1-8) &&
+	src=$(key8 /c/debs/linux-source-6.1_6.1.192-3.deb) && h=$(cd co && "$BIN/matrix" hash m.yaml 6.1 hardened) &&
+	test_grep "^cell	6.1	vanilla	/c/out/6.1/vanilla-$src-$cfg/bzImage	-$" tsv &&
+	test_grep "^cell	6.1	hardened	/c/out/6.1/hardened-$src-$cfg-$h/bzImage	$h$" tsv &&
+	test "$(grep -c "^cell	" tsv)" = 9 && ! grep "^gate\|^fstests\|^corpus" tsv
+'
+test_expect_success 'a kernel key changes with the build scripts or its stack, and with nothing else' '
+	fixture && plan --tsv | grep "^cell" >one &&
+	echo "# edited" >>co/versions/6.1/h.patch && plan --tsv | grep "^cell" >two &&
+	diff one two | grep "^>" >changed && test "$(wc -l <changed)" = 1 && test_grep "	6.1	hardened	" changed &&
+	echo "# edited" >>co/build/push-stack && plan --tsv | grep "^cell" >three &&
+	test "$(diff two three | grep -c "^>")" = 9
+'
+test_expect_success 'KIT_SRC_X_Y gives a series a tree by path; a path make cannot name is refused in one line' '
+	fixture && mkdir -p tree && plan --tsv KIT_SRC_5_4="$trash/tree" >tsv &&
+	test_grep "^series	5.4	run	5.4.301	/c/src/5.4-$(key8 "$trash/tree")	tree $trash/tree$" tsv &&
+	mkdir -p "sp ace" && test_must_fail 2 plan --tsv KIT_SRC_5_4="$trash/sp ace" >out 2>err &&
+	test "$(wc -l <err)" = 1 && test_grep "^KIT_SRC_5_4: .*sp ace.* make cannot name" err && ! test -s out
+'
+test_expect_success 'SHARD=I/N deals VERSIONS round robin, SHARD=X.Y takes one, anything else is refused' '
+	fixture && plan --tsv SHARD=2/2 VERSIONS="6.1 5.10 6.1" >tsv &&
+	test_grep "^kit	.*	2/2$" tsv && test_grep "^series	6.1	shard	6.1.192	1/2$" tsv &&
+	test_grep "^series	5.10	run	" tsv && test "$(grep -c "^series" tsv)" = 2 &&
+	plan --tsv SHARD=6.1 >tsv && test_grep "^series	5.10	shard	5.10.262	5.10$" tsv && test_grep "^series	6.1	run	" tsv &&
+	for bad in 0/2 3/2 +1/2 "1/ 2" 01/2 1/02 x 1/9999999999; do
+		test_must_fail 2 plan --tsv SHARD="$bad" 2>err &&
+		test "$(cat err)" = "SHARD: '"'"'$bad'"'"' is neither I/N with 1 <= I <= N (SHARD=2/3) nor a series of VERSIONS (SHARD=6.1)" ||
+		{ echo "SHARD=$bad:"; cat err; return 1; }
+	done
+'
+test_expect_success 'GATES: one key a series; config where GATES_CONFIG says, allmodconfig on the oldest and newest (as sort -V orders them)' '
+	fixture && mkdir -p tree && plan --tsv GATES=1 KIT_SRC_5_4="$trash/tree" >tsv &&
+	grep "^gate	" tsv | cut -f2,3 | tr "\t" " " >kinds &&
+	printf "%s\n" "5.10 config" "5.10 checkpatch" "5.10 shipped" "6.1 config" "6.1 allmodconfig" "6.1 checkpatch" "6.1 shipped" \
+		"5.4 config" "5.4 allmodconfig" "5.4 checkpatch" >want && test_cmp want kinds &&
+	test "$(grep "^gate	6.1	" tsv | cut -f5 | sort -u | wc -l)" = 1 &&
+	plan --tsv GATES=1 GATES_CONFIG=6.1 GATES_ALLMOD= >tsv && grep "^gate	" tsv | cut -f2,3 | tr "\t" " " >kinds &&
+	printf "%s\n" "5.10 checkpatch" "5.10 shipped" "6.1 config" "6.1 checkpatch" "6.1 shipped" >want && test_cmp want kinds
+'
+test_expect_success 'a bad setting is one line; as make text, a $(error) of the escaped line' '
+	fixture && test_must_fail 2 plan --tsv VERSIONS="6.1 9.9" >out 2>err &&
+	test "$(cat err)" = "VERSIONS: '"'"'9.9'"'"' is not a series of matrix.yaml (known: 5.10 6.1 5.4)" && ! test -s out &&
+	test_must_fail 2 plan --mk SHARD="\$(shell touch $trash/pwned)" >mk &&
+	test_grep "^PLAN_ERROR := SHARD: .\$\$(shell touch" mk && test_grep "^\$(error \$(PLAN_ERROR))$" mk &&
+	! grep PLAN_OK mk && printf "%s\nall:\n" "$(cat mk)" >Makefile && test_must_fail make -s >out 2>&1 &&
+	! test -e pwned && test_grep "SHARD: .\$(shell touch" out
+'
+test_expect_success 'as make text: lists reset, each target its prerequisites and private variables, then PLAN_OK' '
+	fixture && plan --mk >mk && test "$(tail -1 mk)" = "PLAN_OK := 1" &&
+	test_grep "^override KERNELS :=$" mk && test_grep "^override CELLS :=$" mk &&
+	k=$(plan --tsv | awk -F"\t" "\$1 == \"cell\" && \$2 == \"6.1\" && \$3 == \"hardened\" { print \$4 }") &&
+	test_grep "^override KERNELS += $k$" mk &&
+	test_grep "^$k: override private p_series := 6.1$" mk && test_grep "^$k: override private p_stackv := hardened$" mk &&
+	test_grep "^$k: versions/6.1/series.hardened$" mk && test_grep "^$k: ${k%%/hardened-*}/patched-.*/bzImage$" mk &&
+	test_grep "^override CELLS += r/6.1/hardened/cells.json$" mk && ! grep "5\.4" mk | grep -v "^SKIP\|^VERSIONS\|^SERIES_ALL"
+'
+test_done
