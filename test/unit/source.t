@@ -93,7 +93,7 @@ test_expect_success 'apply, review, report, clean-results build no matrix tools 
 	mkdir -p g && tar -C "$TOP" --exclude=./.kit --exclude=./results --exclude=./.git --exclude=./.gitlab-ci-local --exclude=./merged --exclude=./public -cf - . | tar -C g -xf - &&
 	for goal in "apply TREE=$trash/none" review report clean-results; do
 		{ env -u KIT_BUILD -u MAKEFLAGS -u MAKELEVEL make -n -C g $goal >out 2>&1 || :; } &&
-		! test -e g/.kit/bin/matrix && ! test -e g/.kit/matrix.mk &&
+		! test -e g/.kit/bin/matrix &&
 		! grep -E "deps build/packages .*(guest|check|build|images)" out &&
 		! grep -E "mkimage|guest-init|matrix\.c" out || { echo "goal $goal:"; cat out; return 1; }
 	done
@@ -107,7 +107,7 @@ test_expect_success 'make matrix on a checkout that has no results folder yet' '
 	n=$(ls -d "$TOP"/test/cases/*/ | wc -l) && test_grep "^0 passed, 0 failed, $((n * 3)) skipped$" out
 '
 test_expect_success 'a fresh checkout plans a shard (the matrix is read first)' '
-	checkout s && rm -f s/.kit/matrix.mk && env -u KIT_BUILD -u MAKEFLAGS -u MAKELEVEL make -s -C s KIT_CACHE="$trash/shared" \
+	checkout s && rm -f s/.kit/bin/matrix && env -u KIT_BUILD -u MAKEFLAGS -u MAKELEVEL make -s -C s KIT_CACHE="$trash/shared" \
 		SHARD=6.1 plan >out 2>&1 &&
 	test_grep "^series	6.1	run	" out && test_grep "^series	5.10	shard	[^	]*	5.10$" out
 '
