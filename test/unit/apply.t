@@ -176,6 +176,16 @@ test_expect_success 'undo restores the tree byte for byte' '
 '
 # treestate: every entry of t with its type, mode, size, mtime and content.
 treestate() { (cd t && find . -printf "%y %m %s %T@ %p\n" | LC_ALL=C sort && find . -type f | LC_ALL=C sort | xargs sha256sum); }
+test_expect_success 'undo is refused (exit 1), not said done, when quilt cannot read its own record' '
+	fixture && apply --stack 9.9 t >/dev/null && echo 1 >t/.kit-apply/pc/.version &&
+	test_must_fail 1 apply --undo t >out 2>err && ! grep undone out &&
+	test_grep THREE t/fs/ext4/super.c && test -d t/.kit-apply/pc
+'
+test_expect_success 'a patch naming a file outside the tree is bad input (exit 2), nothing changed' '
+	fixture && sed -i "s#^+++ b/fs/ext4/ext4.h#+++ b/../../victim#" 9.9/b.patch && before=$(treesum) &&
+	test_must_fail 2 apply --stack 9.9 t >out 2>err &&
+	test_grep "changes .\.\./\.\./victim., outside the tree" err && test "$(treesum)" = "$before" && test ! -e t/.kit-apply
+'
 test_expect_success 'undo --dry-run says what undo would remove and restore, and changes nothing' '
 	fixture && apply --stack 9.9 t >/dev/null && before=$(treestate) && apply --dry-run --undo t >out &&
 	test_grep "t: undo would remove a.patch b.patch and .*/t/.kit-apply, restoring fs/ext4/ext4.h, fs/ext4/super.c (--dry-run: nothing changed)$" out &&
