@@ -71,18 +71,28 @@ static void *xmalloc(size_t n)
 	return p;
 }
 
+/* F with AP, printf's way, in a string of its own. */
+static char *vfmt(const char *f, va_list ap)
+{
+	va_list again;
+	char *s;
+	int n;
+
+	va_copy(again, ap);
+	n = vsnprintf(NULL, 0, f, again);
+	va_end(again);
+	s = xmalloc(n + 1);
+	vsnprintf(s, n + 1, f, ap);
+	return s;
+}
+
 static char *fmt(const char *f, ...)
 {
 	va_list ap;
 	char *s;
-	int n;
 
 	va_start(ap, f);
-	n = vsnprintf(NULL, 0, f, ap);
-	va_end(ap);
-	s = xmalloc(n + 1);
-	va_start(ap, f);
-	vsnprintf(s, n + 1, f, ap);
+	s = vfmt(f, ap);
 	va_end(ap);
 	return s;
 }
@@ -309,10 +319,10 @@ static int as_make;			/* --mk: errors are make's $(error) */
 static void refuse(const char *f, ...)
 {
 	va_list ap;
-	char msg[4096];
+	char *msg;
 
 	va_start(ap, f);
-	vsnprintf(msg, sizeof(msg), f, ap);
+	msg = vfmt(f, ap);
 	va_end(ap);
 	if (as_make)
 		printf("PLAN_ERROR := %s\n$(error $(PLAN_ERROR))\n", mk(msg));
@@ -943,14 +953,9 @@ static void tvar(const char *target, const char *name, const char *f, ...)
 {
 	va_list ap;
 	char *v;
-	int n;
 
 	va_start(ap, f);
-	n = vsnprintf(NULL, 0, f, ap);
-	va_end(ap);
-	v = xmalloc(n + 1);
-	va_start(ap, f);
-	vsnprintf(v, n + 1, f, ap);
+	v = vfmt(f, ap);
 	va_end(ap);
 	printf("%s: override private p_%s := %s\n", mk(target), name, mk(v));
 	free(v);
@@ -961,18 +966,14 @@ static void member(const char *list, const char *target)
 	printf("override %s += %s\n", list, mk(target));
 }
 
+/* TARGET's prerequisites, F with its arguments. */
 static void prereq(const char *target, const char *f, ...)
 {
 	va_list ap;
 	char *v;
-	int n;
 
 	va_start(ap, f);
-	n = vsnprintf(NULL, 0, f, ap);
-	va_end(ap);
-	v = xmalloc(n + 1);
-	va_start(ap, f);
-	vsnprintf(v, n + 1, f, ap);
+	v = vfmt(f, ap);
 	va_end(ap);
 	printf("%s: %s\n", mk(target), mk(v));
 	free(v);
