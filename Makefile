@@ -26,7 +26,7 @@ RESULTS ?= results
 KIT_T0 := $(or $(KIT_T0),$(shell date +%s))
 export KIT_CACHE KIT_BUILD KIT_T0 RESULTS
 BIN := $(KIT_BUILD)/bin
-# Python: Debian's interpreter, the one build/packages installs the kit's
+# Python: Debian's interpreter, the one build/fetch/packages installs the kit's
 # modules for; $(BIN)/python3 points at it and $(BIN) leads PATH in every
 # recipe (build/mk/tools.mk says why).
 PYTHON ?= /usr/bin/python3

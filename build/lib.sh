@@ -1,6 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
-# Shared by the build/ and test/ scripts: messages and timing.
+# Shared by the build/ and test/ scripts: messages and timing.  A program
+# sets top, the kit's checkout, before it sources this file; one in a room
+# (build/kernel/kernel, test/guest/run-guest, ...) finds it two folders up:
+#   top=$(cd "$(dirname "$0")/../.." && pwd)
+#   . "$top/build/lib.sh"
 # shellcheck shell=sh
+
+: "${top:?is not set: a program sets the kit's folder as top before it sources build/lib.sh}"
 
 prog=${0##*/}
 : "${KIT_T0:=$(date +%s)}"
@@ -41,7 +47,7 @@ atomic_write() {
 matrix_get() {
 	mg_err=$(mktemp "${TMPDIR:-/tmp}/kit-matrix.XXXXXX")
 	mg_rc=0
-	"$(dirname "$0")/../build/matrix" -C "$(dirname "$1")" get "$1" "$2" "$3" 2>"$mg_err" || mg_rc=$?
+	"$top/build/matrix" -C "$(dirname "$1")" get "$1" "$2" "$3" 2>"$mg_err" || mg_rc=$?
 	if [ "$mg_rc" -gt 1 ] && ! grep -q ": no series '" "$mg_err"; then
 		cat "$mg_err" >&2
 		rm -f "$mg_err"
@@ -53,11 +59,11 @@ matrix_get() {
 # series_entries LIST: the entries of a stack's series file, one a line:
 # a patch, or the alternatives of one change separated by spaces, of which
 # a tree takes the first that applies at zero fuzz ("a.patch | b.patch" in
-# the file).  build/matrix is the one reader of the format (build/kernel,
+# the file).  build/matrix is the one reader of the format (build/kernel/kernel,
 # apply, regen, review and the stack hash all read it through it); a bad
 # file fails with its message.
 series_entries() {
-	"$(dirname "$0")/../build/matrix" series "$1"
+	"$top/build/matrix" series "$1"
 }
 
 # stack_files STACK PATCHES: the files PATCHES (in STACK) change, one a line.

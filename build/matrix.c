@@ -344,7 +344,7 @@ static char series_err[4096];
 
 /* Whether W names a file inside the stack folder: not an absolute path,
  * and no ".." among its parts (the kit copies a patch by its name, e.g.
- * build/apply into .kit-apply/patches, and quilt keeps its backups under
+ * build/tools/apply into .kit-apply/patches, and quilt keeps its backups under
  * that name). */
 static int in_stack(const char *w)
 {

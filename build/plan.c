@@ -38,7 +38,7 @@
 /* What a kernel is built with: the kit's fragment and these scripts. */
 static const char *const kernel_config = "common/kernel.config";
 static const char *const kernel_recipe[] = {
-	"build/kernel", "build/lib.sh", "build/push-stack", "build/check-config", NULL
+	"build/kernel/kernel", "build/lib.sh", "build/kernel/push-stack", "build/kernel/check-config", NULL
 };
 /* The kinds of kernel built in object trees of their own: KIND's
  * fragment goes on top of the kit's (VARIANT-KIND, e.g. patched-san). */
@@ -46,7 +46,7 @@ static const struct kind {
 	const char *name, *fragment;
 } kinds[] = {
 	{ "san", "common/sanitize.config" },
-	{ "fstests", "fstests/kernel.config" },
+	{ "fstests", "test/fstests/kernel.config" },
 };
 #define NKINDS (int)(sizeof(kinds) / sizeof(kinds[0]))
 static const char *const gate_fragment = "common/gates-ext4.config";
@@ -791,11 +791,11 @@ static struct words file_words(const char *path, int first)
 	return w;
 }
 
-/* fstests/list less the series' expunges. */
+/* test/fstests/list less the series' expunges. */
 static char *fst_tests(struct planned *p)
 {
-	struct words all_t = file_words("fstests/list", 0), t = { 0 }, ex;
-	char *path = fmt("fstests/expunges/%s", p->s->name);
+	struct words all_t = file_words("test/fstests/list", 0), t = { 0 }, ex;
+	char *path = fmt("test/fstests/expunges/%s", p->s->name);
 	int i;
 
 	ex = file_words(path, 1);
@@ -1231,10 +1231,10 @@ static void mk_fstests(struct planned *p)
 	struct words g = gate_variants(p);
 	const char *r = setting(RESULTS), *s = p->s->name;
 	char *verdict = fmt("%s/%s/fstests/verdict.json", r, s), *tests = fst_tests(p);
-	char *root_img = fst_root(), *ex = fmt("fstests/expunges/%s", s);
+	char *root_img = fst_root(), *ex = fmt("test/fstests/expunges/%s", s);
 	int i;
 
-	printf("\n# %s: fstests, each variant's kernel with fstests/kernel.config\n", s);
+	printf("\n# %s: fstests, each variant's kernel with test/fstests/kernel.config\n", s);
 	for (i = 0; i < g.n; i++) {
 		char *v = fmt("%s-fstests", g.w[i]), *k = kernel(p, v);
 		char *t = fmt("%s/%s/fstests/%s/fstests.tsv", r, s, g.w[i]);

@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # The image cases: each case's image (test/cases/CASE/recipe, made by the
 # image tool into KIT_BUILD/images), each kernel booted on all of them in
-# QEMU (BOOTS: RESULTS/X.Y/VARIANT/boot.tsv, test/run-guest), and the
+# QEMU (BOOTS: RESULTS/X.Y/VARIANT/boot.tsv, test/guest/run-guest), and the
 # verdicts judged against the cases' expect files (VERDICTS:
-# RESULTS/X.Y/VARIANT/cells.json, test/judge).
+# RESULTS/X.Y/VARIANT/cells.json, test/judge/judge).
 .PHONY: images
 
 IMAGES := $(CASES:%=$(KIT_BUILD)/images/%.img)
@@ -28,11 +28,11 @@ $(KIT_BUILD)/expect.list: FORCE
 	@ls -1 test/cases/*/expect* >$@.tmp && { cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@; }
 
 # The boot depends on the kernel and the images, not on what is expected.
-# For example: test/run-guest 6.1 patched KERNEL results/6.1/patched.
+# For example: test/guest/run-guest 6.1 patched KERNEL results/6.1/patched.
 $(BOOTS): $(IMAGES) $(BIN)/guest-init $(KEY_guest) build/key $(wildcard test/cases/*/mount)
 	@$(call guarded,$(p_failed),boot,$(p_guest_env) KIT_CASES="$(CASES)" KIT_IMAGES=$(KIT_BUILD)/images KIT_GUEST_INIT=$(BIN)/guest-init \
-	  KIT_STACK_HASH=$(p_stack_hash) test/run-guest $(p_series) $(p_variant) $(p_kernel) $(@D))
+	  KIT_STACK_HASH=$(p_stack_hash) test/guest/run-guest $(p_series) $(p_variant) $(p_kernel) $(@D))
 
 # An edited, added or removed expect file is judged again, without a boot.
 $(VERDICTS): $(KEY_judge) $(BIN)/matrix build/key matrix.yaml $(KIT_BUILD)/expect.list $(wildcard test/cases/*/expect*) | $(call deps,report)
-	@$(call guarded,$(p_failed),judge,test/judge $(p_series) $(p_variant) $(@D))
+	@$(call guarded,$(p_failed),judge,test/judge/judge $(p_series) $(p_variant) $(@D))

@@ -1,19 +1,19 @@
 # SPDX-License-Identifier: GPL-2.0
-# The kit's own tests: the unit tests (make check-unit: test/run-tests
+# The kit's own tests: the unit tests (make check-unit: test/unit/run-tests
 # unit, test/unit/*.t), those and then the matrix with its gates (make
 # check, the README's test command), the CI pipeline run here (make
 # ci-local), and the compile farm, shared cache and shards on real kernels
-# (make check-farm: test/farm).
+# (make check-farm: test/farm/farm).
 .PHONY: check check-unit ci-local check-farm
 
 check-unit: $(BIN)/matrix $(BIN)/mkimage $(BIN)/fuzz $(BIN)/guest-init | $(call deps,tools images build stacks report check gates)
-	@test/run-tests unit
+	@test/unit/run-tests unit
 
 # (GATES_ENDS, the oldest and newest series this machine has, goes to
-# test/run-tests as KIT_CHECK_GATES_CONFIG, which only its make matrix
+# test/unit/run-tests as KIT_CHECK_GATES_CONFIG, which only its make matrix
 # turns into GATES_CONFIG, not the unit tests' makes.)
 check: $(BIN)/matrix $(BIN)/mkimage $(BIN)/fuzz $(BIN)/guest-init | $(call deps,tools fetch build images guest report stacks check gates)
-	@KIT_CHECK_GATES_CONFIG="$(GATES_ENDS)" test/run-tests all
+	@KIT_CHECK_GATES_CONFIG="$(GATES_ENDS)" test/unit/run-tests all
 
 # The CI pipeline (.gitlab-ci.yml) run here by gitlab-ci-local from the
 # npm registry (the last version that runs on Node.js 20), shell executor,
@@ -32,8 +32,8 @@ ci-local: $(GCL)
 	  $(GCL) --shell-isolation --no-artifacts-to-source --concurrency $(CI_JOBS) --variable KIT_CACHE=$(KIT_CACHE) $(CI_LOCAL_FLAGS)
 
 # The compile farm, the shared cache and the shards on whole kernels
-# (test/farm): a distccd and a redis-server on 127.0.0.1; about 10 minutes
+# (test/farm/farm): a distccd and a redis-server on 127.0.0.1; about 10 minutes
 # once make matrix has run.  FARM_SERIES (6.1) is built, SHARD_SERIES
 # (5.10 6.1 7.3) sharded.
 check-farm: | $(call deps,tools fetch build images guest report check farm)
-	@FARM_SERIES="$(or $(FARM_SERIES),6.1)" SHARD_SERIES="$(or $(SHARD_SERIES),5.10 6.1 7.3)" test/farm $(KIT_CACHE)/farm-check
+	@FARM_SERIES="$(or $(FARM_SERIES),6.1)" SHARD_SERIES="$(or $(SHARD_SERIES),5.10 6.1 7.3)" test/farm/farm $(KIT_CACHE)/farm-check

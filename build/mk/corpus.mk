@@ -1,18 +1,18 @@
 # SPDX-License-Identifier: GPL-2.0
 # The image corpus (matrix.yaml corpus:, images nobody here made): fetched
 # into CORPUS_DIR (CORPUS_INDEX), each kernel booted on every image of it
-# (CORPUS_BOOTS: RESULTS/X.Y/corpus/VARIANT/boot.tsv, test/run-corpus),
+# (CORPUS_BOOTS: RESULTS/X.Y/corpus/VARIANT/boot.tsv, test/guest/run-corpus),
 # judged against vanilla's boot (CORPUS_VERDICTS: .../judged.json).
 # CORPUS= (empty) leaves it out.
 .PHONY: corpus
 
 KEY_corpus := $(shell build/key files corpus)
 
-# Written whole by build/fetch-corpus (renamed into place), so the index
+# Written whole by build/fetch/fetch-corpus (renamed into place), so the index
 # says it is there.  (FORCE: it checks its downloads against matrix.lock on
 # every make, and rewrites nothing while they are what the disk is made of.)
 $(CORPUS_INDEX): matrix.lock FORCE | $(call deps,fetch)
-	@$(call guarded,$(RESULTS)/corpus.failed,corpus fetch,build/fetch-corpus $(p_source) $(p_version) $(p_suite) '$(p_images)' $(CORPUS_DIR) matrix.lock)
+	@$(call guarded,$(RESULTS)/corpus.failed,corpus fetch,build/fetch/fetch-corpus $(p_source) $(p_version) $(p_suite) '$(p_images)' $(CORPUS_DIR) matrix.lock)
 corpus: $(CORPUS_INDEX)
 
 # The corpus' expectation files there are (none is none).
@@ -22,7 +22,7 @@ $(KIT_BUILD)/corpus-expect.list: FORCE
 
 $(CORPUS_BOOTS): $(CORPUS_INDEX) $(BIN)/guest-init $(KEY_corpus) build/key
 	@$(call guarded,$(p_failed),corpus boot,$(p_guest_env) KIT_GUEST_INIT=$(BIN)/guest-init \
-	  test/run-corpus $(p_series) $(p_variant) $(p_kernel) $(CORPUS_DIR) $(@D))
+	  test/guest/run-corpus $(p_series) $(p_variant) $(p_kernel) $(CORPUS_DIR) $(@D))
 
 $(CORPUS_VERDICTS): $(KEY_judge) $(BIN)/matrix build/key $(KIT_BUILD)/corpus-expect.list $(wildcard test/corpus/*) | $(call deps,report)
-	@$(call guarded,$(p_failed),corpus judge,test/judge --corpus $(p_series) $(p_variant) $(@D) $(RESULTS)/$(p_series)/corpus/vanilla)
+	@$(call guarded,$(p_failed),corpus judge,test/judge/judge --corpus $(p_series) $(p_variant) $(@D) $(RESULTS)/$(p_series)/corpus/vanilla)

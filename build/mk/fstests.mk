@@ -1,31 +1,31 @@
 # SPDX-License-Identifier: GPL-2.0
 # fstests, opt-in (make matrix FSTESTS=1, or make fstests SERIES=X.Y: that
 # series' matrix with its fstests): vanilla and each variant built once
-# more with fstests/kernel.config on top of the kit's fragment (the
+# more with test/fstests/kernel.config on top of the kit's fragment (the
 # variants X-fstests, an object tree of their own), each booted on a Debian
-# root filesystem (FST_ROOT, build/fstests-rootfs: mmdebstrap, cached) with
+# root filesystem (FST_ROOT, test/fstests/fstests-rootfs: mmdebstrap, cached) with
 # a copy of the fstests tree KIT_FSTESTS names (built by you; the kit never
-# fetches or builds it) and the kit's own tests (fstests/tests/), running
-# fstests/list less the series' expunges (fstests/expunges/X.Y), each test
+# fetches or builds it) and the kit's own tests (test/fstests/tests/), running
+# test/fstests/list less the series' expunges (test/fstests/expunges/X.Y), each test
 # bounded (FST_RUNS: RESULTS/X.Y/fstests/VARIANT/fstests.tsv,
-# test/run-fstests); test/judge-fstests holds each variant to vanilla (no
+# test/fstests/run-fstests); test/fstests/judge-fstests holds each variant to vanilla (no
 # new failure) in RESULTS/X.Y/fstests/verdict.json (FST_VERDICTS), which
 # the report reads.
 .PHONY: fstests
 
-$(FST_ROOT): build/fstests-rootfs fstests/packages fstests/guest-init $(wildcard fstests/tests/*/*) $(KIT_FSTESTS)/check | $(call deps,build fstests)
-	@$(call guarded,$(RESULTS)/fstests-root.failed,fstests root filesystem,build/fstests-rootfs $(KIT_FSTESTS) $@)
+$(FST_ROOT): test/fstests/fstests-rootfs test/fstests/packages test/fstests/guest-init $(wildcard test/fstests/tests/*/*) $(KIT_FSTESTS)/check | $(call deps,build fstests)
+	@$(call guarded,$(RESULTS)/fstests-root.failed,fstests root filesystem,test/fstests/fstests-rootfs $(KIT_FSTESTS) $@)
 
 # The expunge files there are (as expect.list: a file gone runs again).
 $(KIT_BUILD)/expunges.list: FORCE
 	@mkdir -p $(@D)
-	@ls -1 fstests/expunges/ 2>/dev/null >$@.tmp; { cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@; }
+	@ls -1 test/fstests/expunges/ 2>/dev/null >$@.tmp; { cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@; }
 
-$(FST_RUNS): test/run-fstests fstests/list $(KIT_BUILD)/expunges.list | $(call deps,guest)
-	@$(call guarded,$(p_failed),fstests run,test/run-fstests $(p_series) $(p_variant) $(p_kernel) $(FST_ROOT) $(@D) $(p_tests))
+$(FST_RUNS): test/fstests/run-fstests test/fstests/list $(KIT_BUILD)/expunges.list | $(call deps,guest)
+	@$(call guarded,$(p_failed),fstests run,test/fstests/run-fstests $(p_series) $(p_variant) $(p_kernel) $(FST_ROOT) $(@D) $(p_tests))
 
-$(FST_VERDICTS): test/judge-fstests $(KIT_BUILD)/expunges.list | $(call deps,report)
-	@$(call guarded,$(p_failed),fstests judge,$(call verdict,test/judge-fstests $(p_series) $(@D) fstests/expunges/$(p_series) $(p_variants)))
+$(FST_VERDICTS): test/fstests/judge-fstests $(KIT_BUILD)/expunges.list | $(call deps,report)
+	@$(call guarded,$(p_failed),fstests judge,$(call verdict,test/fstests/judge-fstests $(p_series) $(@D) test/fstests/expunges/$(p_series) $(p_variants)))
 
 fstests:
 	@test -n "$(SERIES)" || { echo "make fstests: say which series, e.g. make fstests SERIES=6.1" >&2; exit 2; }

@@ -3,7 +3,7 @@
 # cases (seeded: the same FUZZ_SEED makes the same images) booted on every
 # variant of FUZZ_SERIES (the plan's: by default the two newest series this
 # run has; with SANITIZE=1 the sanitizer kernels too), bounded by
-# FUZZ_SECONDS; test/run-fuzz writes RESULTS/fuzz/.
+# FUZZ_SECONDS; test/fuzz/run-fuzz writes RESULTS/fuzz/.
 .PHONY: fuzz
 
 FUZZ_SEED ?= 1
@@ -23,4 +23,4 @@ fuzz: $(fuzz_kernels) $(FUZZ_CASES:%=$(KIT_BUILD)/images/%.img) $(BIN)/fuzz $(BI
 	@KIT_FUZZ_KERNELS="$(FUZZ_KERNELS)" \
 	  KIT_FUZZ_SECONDS=$(FUZZ_SECONDS) KIT_FUZZ=$(BIN)/fuzz KIT_IMAGES=$(KIT_BUILD)/images KIT_GUEST_INIT=$(BIN)/guest-init \
 	  $(if $(SANITIZE),KIT_GUEST_MEM=1G KIT_GUEST_TIMEOUT=900 KIT_GUEST_STALL=180) \
-	  test/run-fuzz $(FUZZ_SEED) $(FUZZ_COUNT) $(RESULTS)/fuzz $(FUZZ_CASES)
+	  test/fuzz/run-fuzz $(FUZZ_SEED) $(FUZZ_COUNT) $(RESULTS)/fuzz $(FUZZ_CASES)

@@ -5,9 +5,9 @@
 # of the pinned release; for a tree series, its x86_64_defconfig with every
 # ext4 option, common/gates-ext4.config) and under allmodconfig, with W=1
 # and sparse, each in an object tree of its own (GATES_BUILD,
-# build/gate-build); checkpatch on every patch of every stack
+# build/gates/gate-build); checkpatch on every patch of every stack
 # (GATES_CHECKPATCH); for a Debian-served series, Debian's own kernel
-# booted with ext4.ko built here (GATES_SHIPPED, build/gate-shipped).
+# booted with ext4.ko built here (GATES_SHIPPED, build/gates/gate-shipped).
 # Findings are verdicts (exit status 3, the tsv says which); only a gate
 # that cannot run leaves a marker.
 #
@@ -25,24 +25,24 @@
 $(GATE_KEYS): FORCE
 	@mkdir -p $(@D) && echo $(p_key) >$@.tmp && { cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@; }
 
-# For example: build/gate-build 6.1 distro:LINUX-CONFIG.deb SRCDIR versions/6.1
+# For example: build/gates/gate-build 6.1 distro:LINUX-CONFIG.deb SRCDIR versions/6.1
 # GATEDIR results/6.1/gates/config vanilla patched hardened.
-$(GATES_BUILD): build/gate-build build/push-stack build/lib.sh | $(call deps,build gates)
-	$(REC)@$(call guarded,$(p_failed),gates,$(call verdict,KIT_GATE_KEY=$(p_key) flock $(p_srcdir).lock build/gate-build $(p_series) $(p_gate_config) \
+$(GATES_BUILD): build/gates/gate-build build/kernel/push-stack build/lib.sh | $(call deps,build gates)
+	$(REC)@$(call guarded,$(p_failed),gates,$(call verdict,KIT_GATE_KEY=$(p_key) flock $(p_srcdir).lock build/gates/gate-build $(p_series) $(p_gate_config) \
 	  $(p_srcdir) $(p_stack) $(p_gatedir) $(@D) $(p_variants)))
 
-$(GATES_CHECKPATCH): build/gate-checkpatch build/lib.sh $(wildcard common/upstream/*.patch) | $(call deps,gates)
+$(GATES_CHECKPATCH): build/gates/gate-checkpatch build/lib.sh $(wildcard common/upstream/*.patch) | $(call deps,gates)
 	@$(call guarded,$(p_failed),checkpatch,$(call verdict,KIT_GATE_KEY=$(p_key) flock -s $(p_srcdir).lock \
-	  build/gate-checkpatch $(p_series) $(p_srcdir) $(p_stack) common/upstream $(@D) $(p_variants)))
+	  build/gates/gate-checkpatch $(p_series) $(p_srcdir) $(p_stack) common/upstream $(@D) $(p_variants)))
 
 # Debian's own kernel of the release, its shipped ext4.ko and ours built
 # against its headers (SKIP when this machine's gcc is not the one it was
 # built with), booted on the image cases.
-$(GATES_SHIPPED): build/gate-shipped build/push-stack build/fetch-debian build/apt-state.sh build/lib.sh \
+$(GATES_SHIPPED): build/gates/gate-shipped build/kernel/push-stack build/fetch/fetch-debian build/fetch/apt-state.sh build/lib.sh \
 	  $(IMAGES) $(BIN)/guest-init $(KEY_guest) $(KEY_judge) $(BIN)/matrix build/key matrix.yaml $(wildcard test/cases/*/mount) \
 	  $(KIT_BUILD)/expect.list $(wildcard test/cases/*/expect*) | $(call deps,guest report gates)
 	$(REC)@$(call guarded,$(p_failed),shipped kernel,$(call verdict,KIT_GATE_KEY=$(p_key) KIT_CASES="$(CASES)" \
-	  KIT_IMAGES=$(KIT_BUILD)/images KIT_GUEST_INIT=$(BIN)/guest-init flock $(p_srcdir).lock build/gate-shipped $(p_series) $(p_version) $(p_suite) $(p_cfgdeb) $(p_srcdir) $(p_stack) \
+	  KIT_IMAGES=$(KIT_BUILD)/images KIT_GUEST_INIT=$(BIN)/guest-init flock $(p_srcdir).lock build/gates/gate-shipped $(p_series) $(p_version) $(p_suite) $(p_cfgdeb) $(p_srcdir) $(p_stack) \
 	  $(p_gatedir) $(@D) matrix.lock $(p_variants)))
 
 # The matrix with its build gates, in one report.

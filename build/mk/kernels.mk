@@ -17,12 +17,12 @@ $(KIND_CONFIGS):
 	@mkdir -p $(@D)
 	@cat $^ >$@.tmp && mv -f $@.tmp $@
 
-# For example, 6.1 patched: build/kernel 6.1 patched SRCDIR OBJDIR OUTDIR
+# For example, 6.1 patched: build/kernel/kernel 6.1 patched SRCDIR OBJDIR OUTDIR
 # versions/6.1, under the tree's lock.
 $(KERNELS):
 	$(REC)@$(call guarded,$(p_failed),build,KIT_CONFIG=$(p_config) KIT_VARIANT_NAME=$(p_variant) KIT_FIX_A="$(p_fix_a)" KIT_FIX_A_ORIG=$(FIX_A_ORIG) \
 	  KIT_SOURCE="$(p_source)" \
-	  flock $(p_srcdir).lock build/kernel $(p_series) $(p_stackv) $(p_srcdir) $(p_objdir) $(@D) $(p_stack))
+	  flock $(p_srcdir).lock build/kernel/kernel $(p_series) $(p_stackv) $(p_srcdir) $(p_objdir) $(@D) $(p_stack))
 
 $(KERNEL_NAMES): FORCE
 	@mkdir -p $(@D) && echo $(p_kernel) >$@.tmp && { cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@; }

@@ -1,21 +1,21 @@
 # SPDX-License-Identifier: GPL-2.0
 # The maintainers' tools: the review document of every stack against its
-# originals (make review: build/review, RESULTS/review*/; lint errors
-# fail), a stack applied to your own tree (make apply: build/apply), a
-# Debian pin moved to the newest release served (make bump: build/bump).
+# originals (make review: build/tools/review, RESULTS/review*/; lint errors
+# fail), a stack applied to your own tree (make apply: build/tools/apply), a
+# Debian pin moved to the newest release served (make bump: build/tools/bump).
 .PHONY: review apply bump
 
 review: | $(call deps,stacks report)
 	@fl=$$(for s in $$(build/matrix list matrix.yaml); do build/matrix variants matrix.yaml $$s; done | tr ' ' '\n' | \
 	  grep -vx 'vanilla\|patched' | sort -u) || exit 2; \
 	  for f in "" $$fl; do \
-	  build/review $${f:+--flavour $$f} --results $(RESULTS)/results.json $(RESULTS)/review$${f:+-$$f} || exit 1; done
+	  build/tools/review $${f:+--flavour $$f} --results $(RESULTS)/results.json $(RESULTS)/review$${f:+-$$f} || exit 1; done
 
 #   make apply TREE=... [STACK=versions/X.Y] [APPLY_FLAGS="--dry-run --flavour hardened"]
 apply: | $(call deps,stacks)
 	@test -n "$(TREE)" || { echo "make apply: say which tree, e.g. make apply TREE=/usr/src/linux-source-6.1" >&2; exit 2; }
-	@build/apply $(APPLY_FLAGS) $(if $(STACK),--stack $(STACK)) $(TREE)
+	@build/tools/apply $(APPLY_FLAGS) $(if $(STACK),--stack $(STACK)) $(TREE)
 
 bump: | $(call deps,fetch)
 	@test -n "$(SERIES)" || { echo "make bump: say which, e.g. make bump SERIES=6.1" >&2; exit 2; }
-	@build/bump $(SERIES) matrix.yaml matrix.lock
+	@build/tools/bump $(SERIES) matrix.yaml matrix.lock

@@ -8,7 +8,7 @@ define NL
 endef
 
 # $(call deps,PURPOSE...): the stamps of the packages those purposes need
-# (build/packages), installed by build/deps, and the kit's python3.  A
+# (build/fetch/packages), installed by build/fetch/deps, and the kit's python3.  A
 # goal installs only what it uses.
 deps = $(foreach g,$(1),$(KIT_BUILD)/deps-$(g).stamp) $(BIN)/python3
 
@@ -20,7 +20,7 @@ deps = $(foreach g,$(1),$(KIT_BUILD)/deps-$(g).stamp) $(BIN)/python3
 # boot,judge}.failed, ...); make matrix clears them all first, so they say
 # what failed in this run.  For example, 6.1 patched's build:
 #   rm -f results/6.1/patched/build.failed; export KIT_FAILURE_FILE=...;
-#   build/kernel 6.1 patched ... || { rc=$?; ...; echo "build failed
+#   build/kernel/kernel 6.1 patched ... || { rc=$?; ...; echo "build failed
 #   (exit $rc)" >results/6.1/patched/build.failed; exit $rc; }
 guarded = rm -f $(1); export KIT_FAILURE_FILE=$(1); $(3) || { rc=$$?; mkdir -p $(dir $(1)); [ -s $(1) ] || echo "$(2) failed (exit $$rc)" >$(1); exit $$rc; }
 

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # A run: every cell of the plan (CELLS: each variant's verdicts, the
 # corpus', the gates', fstests'), then the report of them all
-# (test/report: the table, RESULTS/results.json, junit.xml, results.ktap,
+# (test/report/report: the table, RESULTS/results.json, junit.xml, results.ktap,
 # matrix.html), held to the plan (RESULTS/plan.tsv).
 .PHONY: matrix plan cells report clean-results
 
@@ -19,7 +19,7 @@ matrix: | $(call deps,tools fetch build images guest report $(FARM_DEPS))
 	  { rm -f $(RESULTS)/plan.tsv.tmp $(RESULTS)/plan.tsv; exit 2; }
 	@$(MAKE) -k $(if $(filter --jobserver%,$(MAKEFLAGS)),,-j$(JOBS)) --no-print-directory cells || \
 	  { $(if $(DRY_RUN),:,mkdir -p $(RESULTS); touch $(RESULTS)/.cells-failed); }
-	@rc=0; test/report $(RESULTS) || rc=$$?; \
+	@rc=0; test/report/report $(RESULTS) || rc=$$?; \
 	  [ ! -e $(RESULTS)/.cells-failed ] || [ $$rc -ne 0 ] || rc=1; rm -f $(RESULTS)/.cells-failed; exit $$rc
 
 # What a run (of this SHARD) is to do, as the report reads it; runs nothing.
@@ -31,7 +31,7 @@ plan:
 # machines) into RESULTS, refusing results of another kit commit, stack or
 # image set, or a cell present twice.
 report: | $(call deps,report)
-	@$(if $(FROM),test/report --merge $(RESULTS) $(FROM),test/report --render $(RESULTS)/results.json)
+	@$(if $(FROM),test/report/report --merge $(RESULTS) $(FROM),test/report/report --render $(RESULTS)/results.json)
 
 clean-results:
 	rm -rf $(RESULTS)

@@ -11,13 +11,13 @@ export KIT_SUITES := $(SUITES)
 # (FORCE: fetch-debian checks a .deb already there against matrix.lock on
 # every make, before anything reads it, and fetches it again if it differs.)
 $(DEBS): FORCE | $(call deps,fetch)
-	@$(call guarded,$(p_failed),$(p_step),build/fetch-debian $(p_series) $(p_package) $(p_version) $(p_suite) $@ matrix.lock)
+	@$(call guarded,$(p_failed),$(p_step),build/fetch/fetch-debian $(p_series) $(p_package) $(p_version) $(p_suite) $@ matrix.lock)
 
-# SRCDIR.from says what the source is (build/source-id: its path, mtime
+# SRCDIR.from says what the source is (build/fetch/source-id: its path, mtime
 # and size), rewritten only when that changes.
 $(SRC_FROMS): FORCE
 	@mkdir -p $(@D)
-	@$(call guarded,$(p_failed),source,build/source-id $(p_kind) $(p_input) >$@.tmp) && \
+	@$(call guarded,$(p_failed),source,build/fetch/source-id $(p_kind) $(p_input) >$@.tmp) && \
 	  { cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@; }
 
 # .from alone says when to unpack.  A new source also voids the object
@@ -25,7 +25,7 @@ $(SRC_FROMS): FORCE
 # objects of the old source.
 $(SRC_STAMPS): | $(call deps,build)
 	@mkdir -p $(KIT_CACHE)/src
-	@$(call guarded,$(p_failed),unpack,flock $(p_srcdir).lock build/unpack $(p_series) $(p_kind) $(p_input) $(p_srcdir) $(p_objdirs))
+	@$(call guarded,$(p_failed),unpack,flock $(p_srcdir).lock build/fetch/unpack $(p_series) $(p_kind) $(p_input) $(p_srcdir) $(p_objdirs))
 	@touch $@
 
 # The run's sources and the corpus, fetched and unpacked (make check starts

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# build/apply on fixture trees: all or nothing, verdicts per patch (already
+# build/tools/apply on fixture trees: all or nothing, verdicts per patch (already
 # present, partly present, conflict, blocked), wrong version, bad input,
 # undo, git trees and trees with their own quilt stack.
 . "$(dirname "$0")/lib.sh"
@@ -236,8 +236,8 @@ test_expect_success 'undo of a .kit-apply with no quilt data it can read is refu
 '
 test_expect_success 'the undo hint is a command to paste: the script as invoked, the tree quoted' '
 	d=$(printf "sp ace/it\047s") && mkdir -p "$d" && (cd "$d" && fixture) &&
-	(cd "$TOP/.." && "${TOP##*/}/build/apply" --stack "$trash/$d/9.9" "$trash/$d/t") >out &&
-	cmd=$(sed -n "s/.*; undo with: //p" out) && test "${cmd%% *}" = "${TOP##*/}/build/apply" &&
+	(cd "$TOP/.." && "${TOP##*/}/build/tools/apply" --stack "$trash/$d/9.9" "$trash/$d/t") >out &&
+	cmd=$(sed -n "s/.*; undo with: //p" out) && test "${cmd%% *}" = "${TOP##*/}/build/tools/apply" &&
 	(cd "$TOP/.." && sh -c "$cmd") >undo && test_grep "t: undone, the tree is as before the apply" undo && test ! -e "$d/t/.kit-apply"
 '
 test_expect_success 'a tree whose path has | & \ and a space is named as it is, in every message of apply and undo' '
@@ -383,7 +383,7 @@ kit_around() {
 	echo z.patch >kit/versions/9.12/series
 }
 test_expect_success 'a tree of no kit series is refused, naming the nearest stacks and what a dry run of each says' '
-	kit_around && before=$(treesum) && KIT_BUILD=$TOP/.kit test_must_fail 2 kit/build/apply t >out 2>err &&
+	kit_around && before=$(treesum) && KIT_BUILD=$TOP/.kit test_must_fail 2 kit/build/tools/apply t >out 2>err &&
 	test_grep "the kit has no stack for 9.10" out &&
 	test_grep "^  versions/9.8: applies at offsets; hardened: conflicts in ext4.h$" out &&
 	test_grep "^  versions/9.12: conflicts in super.c$" out &&
@@ -391,30 +391,30 @@ test_expect_success 'a tree of no kit series is refused, naming the nearest stac
 	test "$(treesum)" = "$before"
 '
 test_expect_success 'with --force a tree of no kit series takes the nearest stack that applies' '
-	kit_around && KIT_BUILD=$TOP/.kit kit/build/apply --force t >out &&
+	kit_around && KIT_BUILD=$TOP/.kit kit/build/tools/apply --force t >out &&
 	test_grep "using versions/9.8, the nearest that applies, 2 release(s) away (--force)" out && test "$(sed -n 3p t/fs/ext4/super.c)" = TWO
 '
 test_expect_success 'with --force and a flavour none of the nearest applies with: refused (exit 2), as the hint said, nothing changed' '
-	kit_around && before=$(treesum) && KIT_BUILD=$TOP/.kit test_must_fail 2 kit/build/apply --flavour hardened t >out 2>err &&
+	kit_around && before=$(treesum) && KIT_BUILD=$TOP/.kit test_must_fail 2 kit/build/tools/apply --flavour hardened t >out 2>err &&
 	test_grep "^apply: no stack for 9.10, and none of the nearest applies with the hardened flavour (see above); nothing to force" err &&
-	KIT_BUILD=$TOP/.kit test_must_fail 2 kit/build/apply --force --flavour hardened t >out 2>err &&
+	KIT_BUILD=$TOP/.kit test_must_fail 2 kit/build/tools/apply --force --flavour hardened t >out 2>err &&
 	test_grep "^apply: no stack for 9.10, and none of the nearest applies with the hardened flavour" err &&
 	test $(wc -l <err) -eq 1 && test "$(treesum)" = "$before" && test ! -e t/.kit-apply
 '
 test_expect_success 'with --force, of the nearest stacks that apply the one fewer releases away is taken' '
 	kit_around && mv kit/versions/9.12 kit/versions/9.11 && cp kit/versions/9.8/a.patch kit/versions/9.11/z.patch &&
-	KIT_BUILD=$TOP/.kit kit/build/apply --dry-run --force t >out &&
+	KIT_BUILD=$TOP/.kit kit/build/tools/apply --dry-run --force t >out &&
 	test_grep "using versions/9.11, the nearest that applies, 1 release(s) away (--force)" out
 '
 test_expect_success 'with --force, of two stacks as near that apply the newer is taken' '
-	kit_around && cp kit/versions/9.8/a.patch kit/versions/9.12/z.patch && KIT_BUILD=$TOP/.kit kit/build/apply --dry-run --force t >out &&
+	kit_around && cp kit/versions/9.8/a.patch kit/versions/9.12/z.patch && KIT_BUILD=$TOP/.kit kit/build/tools/apply --dry-run --force t >out &&
 	test_grep "using versions/9.12, the nearest that applies, 2 release(s) away (--force)" out
 '
 test_expect_success 'the distance between series counts a major version as 20 releases' '
 	kit_around && sed -i "s/^VERSION = 9/VERSION = 8/; s/^PATCHLEVEL = 10/PATCHLEVEL = 19/" t/Makefile &&
 	rm -r kit/versions/9.8 && mkdir kit/versions/8.15 && cp kit/versions/9.12/z.patch kit/versions/9.12/series kit/versions/8.15/ &&
 	sed -i "s/ eins/ one/; s/-zwei/-two/; s/+ZWEI/+TWO/; s/ drei/ three/" kit/versions/8.15/z.patch && cp kit/versions/8.15/z.patch kit/versions/9.12/ &&
-	mv kit/versions/9.12 kit/versions/9.1 && KIT_BUILD=$TOP/.kit kit/build/apply --dry-run --force t >out &&
+	mv kit/versions/9.12 kit/versions/9.1 && KIT_BUILD=$TOP/.kit kit/build/tools/apply --dry-run --force t >out &&
 	test_grep "using versions/9.1, the nearest that applies, 2 release(s) away (--force)" out
 '
 # preimage PATCH TREE: the files PATCH changes, as it expects them: each

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# build/apt-state.sh through fetch-debian, without the network: the
+# build/fetch/apt-state.sh through fetch-debian, without the network: the
 # private sources.list comes from apt-sources, or nothing is written.
 . "$(dirname "$0")/lib.sh"
 export KIT_CACHE="$trash/cache"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# build/check-config: every option of the fragment must survive olddefconfig.
+# build/kernel/check-config: every option of the fragment must survive olddefconfig.
 . "$(dirname "$0")/lib.sh"
 
 test_expect_success 'a .config with every option passes' '

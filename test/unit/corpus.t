@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# The e2fsprogs corpus without the network or a kernel: build/fetch-corpus
-# against a stand-in apt serving a made-up source package, test/run-corpus
-# against a stand-in QEMU, test/judge --corpus on what they leave.
+# The e2fsprogs corpus without the network or a kernel: build/fetch/fetch-corpus
+# against a stand-in apt serving a made-up source package, test/guest/run-corpus
+# against a stand-in QEMU, test/judge/judge --corpus on what they leave.
 . "$(dirname "$0")/lib.sh"
 . "$TOP/test/unit/fake-qemu.sh"
 export KIT_CACHE="$trash/cache" KIT_SUITES=src:bookworm
@@ -116,7 +116,7 @@ test_expect_success 'a pattern nothing matches is one clear error' '
 # corpus_guest: a stand-in QEMU for run-corpus: it reads /corpus from the initramfs and
 # says of each image what FAKE_<image> asks (ok by default): refused,
 # other (another walk), hang, oops, tabs (trouble with a tab and a carriage
-# return), late (a WARNING after its verdict, as test/guest-init reports it).
+# return), late (a WARNING after its verdict, as test/guest/guest-init.c reports it).
 corpus_guest() {
 	mkdir -p corpus && printf "a 0 4096 -\nb 1048576 4096 -\nc 2097152 4096 -\ns 3145728 4096 shared_blocks\n" >corpus/index &&
 	: >corpus/disk && : >init && chmod +x init && : >kernel &&

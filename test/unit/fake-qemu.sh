@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # fake_qemu FILE: a stand-in QEMU at FILE: it takes QEMU's arguments as
-# test/guest-lib.sh gives them (rd: the initramfs, console: the first
+# test/guest/guest-lib.sh gives them (rd: the initramfs, console: the first
 # serial file, ktap: the second, where its stdout then goes; drives: the
 # disks' files, in order) and goes on
 # with the body on stdin, the guest's part.

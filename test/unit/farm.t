@@ -7,10 +7,10 @@
 # started here, bounded in time and stopped by PID.  The stand-in tree
 # compiles three files the way kbuild does (absolute source paths, out of
 # tree).  The whole-kernel proof (a bzImage byte-identical through the
-# farm) is test/farm, make check-farm: too long for make check.
+# farm) is test/farm/farm, make check-farm: too long for make check.
 . "$(dirname "$0")/lib.sh"
-. "$TOP/build/lib.sh"
-. "$TOP/test/net-lib.sh"
+top=$TOP && . "$TOP/build/lib.sh"
+. "$TOP/test/farm/net-lib.sh"
 
 pids=
 stop_servers() {
@@ -58,7 +58,7 @@ test_expect_success "under make's jobserver a build takes no -j of its own, unle
 	test "$(MAKEFLAGS="k -j2 --jobserver-auth=97,98" kbuild_jflag)" = "-j$(nproc)" &&
 	test "$(MAKEFLAGS="k -j2 --jobserver-auth=0,1" KIT_JOBS=3 kbuild_jflag)" = -j3 &&
 	printf "%s\n" "all: a b" "a b:" "	@echo \"\$(MAKEFLAGS)\" >\$@.flags" >js.mk &&
-	printf "%s\n" "all:" "	+@. $TOP/build/lib.sh && echo \"[\$\$(kbuild_jflag)]\" >jflag && make -s -f js.mk \$\$(kbuild_jflag) 2>warn" >top.mk &&
+	printf "%s\n" "all:" "	+@top=$TOP && . $TOP/build/lib.sh && echo \"[\$\$(kbuild_jflag)]\" >jflag && make -s -f js.mk \$\$(kbuild_jflag) 2>warn" >top.mk &&
 	env -u MAKEFLAGS -u MAKELEVEL make -s -j2 -f top.mk && test "$(cat jflag)" = "[]" && test_grep "jobserver-auth" a.flags &&
 	! test -s warn
 '

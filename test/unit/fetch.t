@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# build/apt-sources and build/fetch-debian without the network: mirror
+# build/fetch/apt-sources and build/fetch/fetch-debian without the network: mirror
 # choice from an apt configuration, and the lock file.
 . "$(dirname "$0")/lib.sh"
 export KIT_CACHE="$trash/cache"
@@ -105,7 +105,7 @@ test_expect_success 'a first download that differs from a line already locked is
 	test -z "$(ls debs)"
 '
 
-# A stand-in apt for build/bump: the suite serves NEW (madison), and a
+# A stand-in apt for build/tools/bump: the suite serves NEW (madison), and a
 # download writes a .deb (or fails when FAKE_APT=nodownload).
 fake_apt() {
 	mkdir -p fakebin &&

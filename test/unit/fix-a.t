@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# build/check-fix-a: finds fix A, and fails loudly on a tree without it.
+# build/kernel/check-fix-a: finds fix A, and fails loudly on a tree without it.
 . "$(dirname "$0")/lib.sh"
 A=$(ls "$TOP"/common/upstream/A-*.patch)
 

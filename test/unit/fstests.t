@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # make fstests without a tree is a SKIP naming KIT_FSTESTS; the test list
-# and the expunges as data; test/run-fstests reading what the guest left
-# (a stand-in QEMU writes it); test/judge-fstests' rule: no new failure.
+# and the expunges as data; test/fstests/run-fstests reading what the guest left
+# (a stand-in QEMU writes it); test/fstests/judge-fstests' rule: no new failure.
 . "$(dirname "$0")/lib.sh"
 
 
@@ -16,7 +16,7 @@ test_expect_success 'make matrix FSTESTS=1 plans each series: its kernels (vanil
 	grep "^fstests	6.1	" plan >line && test "$(wc -l <line)" = 1 &&
 	test "$(cut -f3 line)" = "$trash/r/6.1/fstests" && test "$(cut -f6 line)" = - &&
 	cut -f4 line | grep "^vanilla=[^ ]*/vanilla-fstests-[^ ]*/bzImage patched=[^ ]*/patched-fstests-" &&
-	test "$(cut -f5 line)" = "$(sed "s/#.*//" "$TOP/fstests/list" | awk "NF { print \$1 }" | grep -vxF -f /dev/null | tr "\n" " " | sed "s/ $//")" &&
+	test "$(cut -f5 line)" = "$(sed "s/#.*//" "$TOP/test/fstests/list" | awk "NF { print \$1 }" | grep -vxF -f /dev/null | tr "\n" " " | sed "s/ $//")" &&
 	make -C "$TOP" -s plan FSTESTS=1 KIT_FSTESTS= VERSIONS=6.1 >plan &&
 	grep "^fstests	6.1	-	vanilla=" plan | cut -f6 >why && test_grep "^no fstests tree given: set KIT_FSTESTS" why &&
 	make -C "$TOP" -s plan KIT_FSTESTS="$trash/fst" VERSIONS=6.1 >plan && ! grep "^fstests" plan
@@ -25,25 +25,25 @@ test_expect_success 'make fstests runs the series matrix with fstests on each va
 	mkdir -p fst && : >fst/check &&
 	make -C "$TOP" -n fstests SERIES=6.1 KIT_FSTESTS="$trash/fst" RESULTS="$trash/r" >plan 2>&1 &&
 	for v in vanilla patched hardened; do
-		grep -c "test/run-fstests 6.1 $v .*/$v-fstests-" plan | grep -qx 1 &&
-		grep -q "build/kernel 6.1 $v .*/obj/6.1-[0-9a-f]*-fstests " plan &&
+		grep -c "test/fstests/run-fstests 6.1 $v .*/$v-fstests-" plan | grep -qx 1 &&
+		grep -q "build/kernel/kernel 6.1 $v .*/obj/6.1-[0-9a-f]*-fstests " plan &&
 		grep -q "run-guest 6.1 $v " plan || { echo "6.1 $v: not planned"; exit 1; }
 	done &&
-	test_grep "judge-fstests 6.1 $trash/r/6.1/fstests fstests/expunges/6.1 vanilla patched hardened" plan &&
-	test_grep "test/report $trash/r" plan && ! grep "run-fstests [0-9.]* " plan | grep -v " 6.1 " && test ! -e r/plan.tsv
+	test_grep "judge-fstests 6.1 $trash/r/6.1/fstests test/fstests/expunges/6.1 vanilla patched hardened" plan &&
+	test_grep "test/report/report $trash/r" plan && ! grep "run-fstests [0-9.]* " plan | grep -v " 6.1 " && test ! -e r/plan.tsv
 '
 test_expect_success 'make fstests wants a series of matrix.yaml' '
 	test_must_fail make -C "$TOP" -s fstests SERIES=9.9 2>err && test_grep "9.9. is not a series of matrix.yaml" err &&
 	test_must_fail make -C "$TOP" -s fstests 2>err && test_grep "say which series" err
 '
 test_expect_success "the list: a test a line with its reason, the kit's own tests among them" '
-	sed "s/#.*//" "$TOP/fstests/list" | awk "NF { print \$1 }" >tests &&
+	sed "s/#.*//" "$TOP/test/fstests/list" | awk "NF { print \$1 }" >tests &&
 	! awk "NF != 1 || \$1 !~ /^(ext4|generic)\/[0-9][0-9][0-9]/" tests | grep . &&
-	! grep -v "^#" "$TOP/fstests/list" | grep -v "^ *$" | grep -v "[^ ]  *# ." &&
-	test_matched "$TOP"/fstests/tests/*/* && n=0 &&
-	for t in "$TOP"/fstests/tests/*/*; do
+	! grep -v "^#" "$TOP/test/fstests/list" | grep -v "^ *$" | grep -v "[^ ]  *# ." &&
+	test_matched "$TOP"/test/fstests/tests/*/* && n=0 &&
+	for t in "$TOP"/test/fstests/tests/*/*; do
 		case $t in *.out) continue ;; esac
-		grep -qx "${t#"$TOP/fstests/tests/"}" tests || { echo "$t is not in fstests/list"; exit 1; }
+		grep -qx "${t#"$TOP/test/fstests/tests/"}" tests || { echo "$t is not in test/fstests/list"; exit 1; }
 		test -x "$t" && test -f "$t.out" && head -1 "$t.out" | grep -qx "QA output created by ${t##*/}" || exit 1
 		n=$((n + 1))
 	done && test "$n" -gt 0
@@ -58,12 +58,12 @@ checkout() {
 	for g in tools fetch build images guest report stacks check; do touch "$1/.kit/deps-$g.stamp"; done
 }
 test_expect_success 'the series expunges leave the run, the rest of the list is run in its order' '
-	checkout k && mkdir -p k/fstests/expunges fst && : >fst/check &&
-	printf "# a fixture\next4/054  # refused here\n  generic/050\t# a tab before the reason\n" >k/fstests/expunges/6.1 &&
+	checkout k && mkdir -p k/test/fstests/expunges fst && : >fst/check &&
+	printf "# a fixture\next4/054  # refused here\n  generic/050\t# a tab before the reason\n" >k/test/fstests/expunges/6.1 &&
 	env -u KIT_BUILD -u MAKEFLAGS -u MAKELEVEL make -C k -n -s "$trash/r/6.1/fstests/vanilla/fstests.tsv" FSTESTS=1 \
 		KIT_FSTESTS="$trash/fst" RESULTS="$trash/r" >plan 2>&1 &&
-	sed -n "s#.*test/run-fstests 6.1 vanilla [^ ]* [^ ]* $trash/r/6.1/fstests/vanilla \([^|]*\) ||.*#\1#p" plan >run &&
-	sed "s/#.*//" "$TOP/fstests/list" | awk "NF { print \$1 }" | grep -vx -e ext4/054 -e generic/050 | tr "\n" " " >want &&
+	sed -n "s#.*test/fstests/run-fstests 6.1 vanilla [^ ]* [^ ]* $trash/r/6.1/fstests/vanilla \([^|]*\) ||.*#\1#p" plan >run &&
+	sed "s/#.*//" "$TOP/test/fstests/list" | awk "NF { print \$1 }" | grep -vx -e ext4/054 -e generic/050 | tr "\n" " " >want &&
 	test "$(cat run) " = "$(cat want)" && test_grep "^ext4/990-shared-blocks ext4/053 ext4/059 ext4/025 generic/294 " run
 '
 
@@ -188,12 +188,12 @@ import json
 t = json.load(open(\"j/verdict.json\"))[\"tests\"]
 assert \"log\" not in t[0][\"results\"][\"patched\"] and t[2][\"results\"][\"patched\"][\"log\"] == \"patched/raw/1\", t"
 '
-# The expunges of the kit's own fstests/expunges, read as the judge reads
+# The expunges of the kit's own test/fstests/expunges, read as the judge reads
 # them (none yet: each series' vanilla runs the whole list).
-ls "$TOP"/fstests/expunges/* >/dev/null 2>&1 && test_set_prereq EXPUNGES
-test_expect_success EXPUNGES 'each expunge of fstests/expunges names its reason, as test/judge-fstests reads it' '
-	rm -rf j && variant vanilla a/1:pass && variant patched a/1:pass && test_matched "$TOP"/fstests/expunges/* &&
-	for f in "$TOP"/fstests/expunges/*; do
+ls "$TOP"/test/fstests/expunges/* >/dev/null 2>&1 && test_set_prereq EXPUNGES
+test_expect_success EXPUNGES 'each expunge of test/fstests/expunges names its reason, as test/fstests/judge-fstests reads it' '
+	rm -rf j && variant vanilla a/1:pass && variant patched a/1:pass && test_matched "$TOP"/test/fstests/expunges/* &&
+	for f in "$TOP"/test/fstests/expunges/*; do
 		judge-fstests 9.9 j "$f" vanilla patched >/dev/null || { echo "$f: refused by judge-fstests (above)"; exit 1; }
 	done
 '

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Image fuzzing without a kernel: test/fuzz is deterministic and its
-# findings rebuild from a recipe; test/judge --fuzz and test/run-fuzz
+# Image fuzzing without a kernel: test/fuzz/fuzz.c is deterministic and its
+# findings rebuild from a recipe; test/judge/judge --fuzz and test/fuzz/run-fuzz
 # against a stand-in QEMU.
 . "$(dirname "$0")/lib.sh"
 . "$TOP/test/unit/fake-qemu.sh"
@@ -111,7 +111,7 @@ int main(int argc, char **argv)
 	return 2;
 }
 C
-	cc -O2 -Wall -Wextra -I"$TOP/test" -I"$TOP/common" -o failing failing.c "$TOP/common/sha256.c" -lext2fs -lcom_err
+	cc -O2 -Wall -Wextra -I"$TOP/test/image" -I"$TOP/common" -o failing failing.c "$TOP/common/sha256.c" -lext2fs -lcom_err
 }
 test_expect_success 'a list of blocks that cannot grow keeps its blocks and its room as they were' '
 	failing_build && FAIL_REALLOC=2 ./failing add >out &&
@@ -178,7 +178,7 @@ test_expect_success 'the time bound stops before the next batch' '
 '
 test_expect_success 'make fuzz takes every case but those with a nofuzz file (one line: why)' '
 	make -C "$TOP" -n fuzz FUZZ_SERIES=7.3 KIT_CACHE="$trash/kc" RESULTS="$trash/r" >fz 2>&1 &&
-	grep -o "test/run-fuzz .*" fz | tr " " "\n" >args &&
+	grep -o "test/fuzz/run-fuzz .*" fz | tr " " "\n" >args &&
 	test_grep "^plain$" args && ! grep -q "^errors-panic$" args && ! grep -q "^errors-sb-opts$" args &&
 	for c in "$TOP"/test/cases/*/nofuzz; do test "$(wc -l <"$c")" -eq 1 || return 1; done
 '

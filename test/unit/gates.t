@@ -1,20 +1,20 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# The build gates without a kernel tree: build/gate-build against a
+# The build gates without a kernel tree: build/gates/gate-build against a
 # stand-in kbuild (a Makefile that compiles fs/ext4/*.c with the real gcc,
 # W=1 adding -Wall -Wextra, and runs the real sparse under C=1), so the
-# findings are gcc's and sparse's own messages; build/gate-checkpatch
+# findings are gcc's and sparse's own messages; build/gates/gate-checkpatch
 # against a stand-in checkpatch.pl printing checkpatch's terse format; the
 # report on what they leave.
 . "$(dirname "$0")/lib.sh"
 export KIT_CACHE="$trash/cache"
 
-# make check installs them (build/packages: build, stacks, gates).
+# make check installs them (build/fetch/packages: build, stacks, gates).
 command -v sparse >/dev/null && command -v ccache >/dev/null && command -v quilt >/dev/null &&
 	test_set_prereq GATES
 
 # The stand-in tree: its Makefile takes the targets and variables
-# build/gate-build gives kbuild; fs/ext4/inode.c already has an unused
+# build/gates/gate-build gives kbuild; fs/ext4/inode.c already has an unused
 # variable, a finding before any stack.
 tree() {
 	rm -rf tree && mkdir -p tree/fs/ext4 tree/scripts/kconfig tree/arch/x86/configs &&
@@ -198,7 +198,7 @@ test_expect_success GATES 'the report counts each gate, prints the gate line and
 	test_grep "^  1.0    gates: defconfig FAIL: W=1 +1 (vanilla 1), sparse +1 (vanilla 0); checkpatch 4 errors (2 new), 1 warnings$" table &&
 	test_grep "^  1.0 gate defconfig: FAIL: unused: gcc	fs/ext4/super.c: warning: unused variable" table &&
 	test_grep "0 passed, 2 failed, 0 skipped" table &&
-	python3 -c "import json, jsonschema, sys; jsonschema.validate(json.load(open(\"res/results.json\")), json.load(open(sys.argv[1])))" "$TOP/test/results.schema.json" &&
+	python3 -c "import json, jsonschema, sys; jsonschema.validate(json.load(open(\"res/results.json\")), json.load(open(sys.argv[1])))" "$TOP/test/report/results.schema.json" &&
 	test_grep "<testsuite name=\"1.0/gates\" tests=\"2\" failures=\"2\" errors=\"0\"" res/junit.xml
 '
 test_expect_success 'the report: a planned gate that left nothing is an ERROR naming its marker' '
@@ -207,7 +207,7 @@ test_expect_success 'the report: a planned gate that left nothing is an ERROR na
 	test_must_fail 1 report res2 >table2 &&
 	test_grep "gates: config ERROR" table2 &&
 	test_grep "1.0 gate config: ERROR: gate-build: 1.0: make prepare failed" table2 &&
-	python3 -c "import json, jsonschema, sys; jsonschema.validate(json.load(open(\"res2/results.json\")), json.load(open(sys.argv[1])))" "$TOP/test/results.schema.json"
+	python3 -c "import json, jsonschema, sys; jsonschema.validate(json.load(open(\"res2/results.json\")), json.load(open(sys.argv[1])))" "$TOP/test/report/results.schema.json"
 '
 test_expect_success GATES 'the report: a gate result of another key is stale, an ERROR, not its old PASS' '
 	mkdir -p res8 && printf "kit\tc0\ti0\t-\nseries\t1.0\trun\t-\t%s/tree\ngate\t1.0\tconfig\t%s/out6\tabc123\n" "$trash" "$trash" >res8/plan.tsv &&
@@ -280,7 +280,7 @@ test_expect_success 'shipped: the report counts a SKIP with the skipped, a case 
 	test_grep "1.0 gate shipped: FAIL: patched b: refused EUCLEAN (want ro ok, rw EINVAL)" table7 &&
 	test_grep "shipped SKIP: Debian built it with" table7 &&
 	test_grep "^0 passed, 1 failed, 1 skipped$" table7 &&
-	python3 -c "import json, jsonschema, sys; jsonschema.validate(json.load(open(\"res7/results.json\")), json.load(open(sys.argv[1])))" "$TOP/test/results.schema.json"
+	python3 -c "import json, jsonschema, sys; jsonschema.validate(json.load(open(\"res7/results.json\")), json.load(open(sys.argv[1])))" "$TOP/test/report/results.schema.json"
 '
 test_expect_success 'shipped: verdicts of another guest or judge, or a guest program that did not build, are ERROR, never a pass' '
 	sed -i "s/\"judge\": \"/\"judge\": \"0/" res7/pass/vanilla/cells.json &&
@@ -300,6 +300,6 @@ test_expect_success 'GATES_CONFIG names the series of the config gate; checkpatc
 '
 test_expect_success 'make check runs the config gate on the oldest and the newest series' '
 	make -C "$TOP" -n check KIT_CACHE="$trash/kc" RESULTS="$trash/r" VERSIONS="5.10 6.1 7.3" >check.n 2>&1 &&
-	test_grep "^KIT_CHECK_GATES_CONFIG=\"5.10 7.3\" test/run-tests all$" check.n
+	test_grep "^KIT_CHECK_GATES_CONFIG=\"5.10 7.3\" test/unit/run-tests all$" check.n
 '
 test_done

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * guest-init-stub: test/guest-init with the kernel played by files, for the
+ * guest-init-stub: test/guest/guest-init.c with the kernel played by files, for the
  * unit tests (test/unit/runner.t): it runs the plan named by its argument
  * (as the guest runs /plan) and reports on stdout as the guest does.
  *
@@ -19,7 +19,7 @@
 #define sync stub_sync
 #define reboot stub_reboot
 #define main guest_main
-#include "../guest-init.c"
+#include "../guest/guest-init.c"
 #undef main
 
 /* The kernel log: what is there to read, and what comes later. */

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# The harness itself: lib.sh and test/run-tests, each run on small scripts
+# The harness itself: lib.sh and test/unit/run-tests, each run on small scripts
 # made here, judged by the TAP and the summary they print.
 . "$(dirname "$0")/lib.sh"
 

@@ -14,7 +14,14 @@ TOP=${KIT_TEST_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 [ -f "$TOP/test/unit/lib.sh" ] || { echo "Bail out! $0: run it from its checkout (test/unit/), not through a link"; exit 1; }
 BIN=${KIT_BUILD:-$TOP/.kit}/bin
 : "${KIT_CACHE:?KIT_CACHE is not set}"
-PATH=$TOP/build:$TOP/test:$BIN:$PATH
+# The kit's programs by their names: each room's folder, then build/ (the
+# planner, key, kit-id); the rooms come first, as build/kernel is a folder.
+rooms=
+for room in build/fetch build/kernel build/gates build/tools test/image test/guest \
+	test/judge test/report test/fuzz test/fstests test/farm test/unit; do
+	rooms=$rooms$TOP/$room:
+done
+PATH=$rooms$TOP/build:$BIN:$PATH
 export KIT_T0=$(date +%s)
 # Every test runs in its own trash folder; none may run anywhere else (a
 # full disk once left mktemp empty, and the tests ran in the checkout).

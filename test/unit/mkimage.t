@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# test/mkimage: each case's image has the layout it promises, checked with
+# test/image/mkimage.c: each case's image has the layout it promises, checked with
 # dumpe2fs, debugfs and e2fsck; images are byte-identical when rebuilt.
 . "$(dirname "$0")/lib.sh"
 CASES=$TOP/test/cases

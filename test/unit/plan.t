@@ -9,9 +9,9 @@
 # fixture: the files of a checkout the plan reads, and a matrix of 5.4 (a
 # tree by KIT_SRC_5_4), 5.10 and 6.1 (Debian), each with a hardened flavour.
 fixture() {
-	rm -rf co && mkdir -p co/common co/build co/fstests co/test/cases/plain &&
-	for f in common/kernel.config common/sanitize.config fstests/kernel.config fstests/list \
-		build/kernel build/lib.sh build/push-stack build/check-config build/kit-id; do
+	rm -rf co && mkdir -p co/common co/build/kernel co/test/fstests co/test/cases/plain &&
+	for f in common/kernel.config common/sanitize.config test/fstests/kernel.config test/fstests/list \
+		build/kernel/kernel build/lib.sh build/kernel/push-stack build/kernel/check-config build/kit-id; do
 		cp "$TOP/$f" "co/$f" || return 1
 	done &&
 	touch co/test/cases/plain/recipe co/test/cases/plain/expect &&
@@ -51,7 +51,7 @@ test_expect_success 'each series is run or skipped with its reason, each cell wi
 	test_grep "^case	plain$" tsv &&
 	test_grep "^series	5.10	run	5.10.262	/c/src/5.10-$(key8 /c/debs/linux-source-5.10_5.10.262-1.deb)	debian linux-source-5.10 5.10.262-1$" tsv &&
 	test_grep "^series	5.4	skip	5.4.301	no tree given: set KIT_SRC_5_4 to a 5.4.y kernel tree (stack verified on 5.4.301)$" tsv &&
-	cfg=$(cd co && cat common/kernel.config build/kernel build/lib.sh build/push-stack build/check-config | sha256sum | cut -c1-8) &&
+	cfg=$(cd co && cat common/kernel.config build/kernel/kernel build/lib.sh build/kernel/push-stack build/kernel/check-config | sha256sum | cut -c1-8) &&
 	src=$(key8 /c/debs/linux-source-6.1_6.1.192-3.deb) && h=$(cd co && "$BIN/matrix" hash m.yaml 6.1 hardened) &&
 	test_grep "^cell	6.1	vanilla	/c/out/6.1/vanilla-$src-$cfg/bzImage	-$" tsv &&
 	test_grep "^cell	6.1	hardened	/c/out/6.1/hardened-$src-$cfg-$h/bzImage	$h$" tsv &&
@@ -61,7 +61,7 @@ test_expect_success 'a kernel key changes with the build scripts or its stack, a
 	fixture && plan --tsv | grep "^cell" >one &&
 	echo "# edited" >>co/versions/6.1/h.patch && plan --tsv | grep "^cell" >two &&
 	diff one two | grep "^>" >changed && test "$(wc -l <changed)" = 1 && test_grep "	6.1	hardened	" changed &&
-	echo "# edited" >>co/build/push-stack && plan --tsv | grep "^cell" >three &&
+	echo "# edited" >>co/build/kernel/push-stack && plan --tsv | grep "^cell" >three &&
 	test "$(diff two three | grep -c "^>")" = 9
 '
 test_expect_success 'KIT_SRC_X_Y gives a series a tree by path; a path make cannot name is refused in one line' '

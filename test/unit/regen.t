@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# build/regen: a stack rewritten against a tree keeps its headers and then
+# build/tools/regen: a stack rewritten against a tree keeps its headers and then
 # applies there with no offset; one that cannot apply changes nothing.
 . "$(dirname "$0")/lib.sh"
 

@@ -38,7 +38,7 @@ test_expect_success 'the table counts cells, lists SKIP rows and fails on any mi
 test_expect_success JSONSCHEMA 'results.json follows its schema, junit.xml parses and agrees' '
 	run_matrix && python3 -c "
 import json, jsonschema, xml.etree.ElementTree as ET
-jsonschema.validate(json.load(open(\"res/results.json\")), json.load(open(\"$TOP/test/results.schema.json\")))
+jsonschema.validate(json.load(open(\"res/results.json\")), json.load(open(\"$TOP/test/report/results.schema.json\")))
 r = ET.parse(\"res/junit.xml\").getroot()
 f = r.findall(\"./testsuite/testcase/failure\")
 assert len(r.findall(\"./testsuite/testcase\")) == 12 and len(f) == 1, \"junit counts\"
@@ -49,7 +49,7 @@ test_expect_success JSONSCHEMA 'a results.json off its schema is caught' '
 	run_matrix && sed -i "s/\"status\": \"PASS\"/\"status\": \"GOOD\"/" res/results.json &&
 	test_must_fail python3 -c "
 import json, jsonschema
-jsonschema.validate(json.load(open(\"res/results.json\")), json.load(open(\"$TOP/test/results.schema.json\")))"
+jsonschema.validate(json.load(open(\"res/results.json\")), json.load(open(\"$TOP/test/report/results.schema.json\")))"
 '
 test_expect_success 'results.ktap says not ok for the cell that failed' '
 	run_matrix && test_grep "^    not ok 2 b # FAIL$" res/results.ktap &&
@@ -246,7 +246,7 @@ test_expect_success CHROMIUM 'with the corpus, every reader sees the same totals
 	test_grep "rendered in chromium: 8 passed, 2 failed, 10 skipped; 20 cells" out
 '
 # with_fstests [KERNEL]: fstests planned for 9.9 on the kernels k-vanilla
-# and k-patched, and judged (test/judge-fstests) on runs that booted
+# and k-patched, and judged (test/fstests/judge-fstests) on runs that booted
 # KERNEL-vanilla and KERNEL-patched (k by default): a/1 passes on both, a/2
 # is fixed, a/3 fails on patched alone, a/4 is not run, a/5 fails on both.
 with_fstests() {
@@ -257,7 +257,7 @@ with_fstests() {
 		>res/9.9/fstests/vanilla/fstests.tsv &&
 	printf "a/1\tpass\t5\t\na/2\tpass\t6\t\na/3\tfail\t7\t- output mismatch\na/4\tnotrun\t1\ttoo old\na/5\tfail\t2\t- output mismatch\n" \
 		>res/9.9/fstests/patched/fstests.tsv &&
-	{ "$TOP/test/judge-fstests" 9.9 res/9.9/fstests none vanilla patched >/dev/null; test $? = 3; } &&
+	{ "$TOP/test/fstests/judge-fstests" 9.9 res/9.9/fstests none vanilla patched >/dev/null; test $? = 3; } &&
 	printf "fstests\t9.9\t%s\tvanilla=k-vanilla patched=k-patched\ta/1 a/2 a/3 a/4 a/5\t-\n" res/9.9/fstests >>res/plan.tsv
 }
 test_expect_success 'fstests: a record a test and variant beside vanilla, in every report' '
@@ -313,14 +313,14 @@ test_expect_success 'fstests: a step of any variant that failed, or no verdict a
 '
 test_expect_success 'fstests: no result from check on either kernel is ERROR, never fixed nor baseline' '
 	run_matrix && with_fstests && sed -i "s/^a\/2	fail	6	.*/a\/2	error	0	the guest left no results/" res/9.9/fstests/vanilla/fstests.tsv &&
-	{ "$TOP/test/judge-fstests" 9.9 res/9.9/fstests none vanilla patched >/dev/null; test $? = 3; } &&
+	{ "$TOP/test/fstests/judge-fstests" 9.9 res/9.9/fstests none vanilla patched >/dev/null; test $? = 3; } &&
 	test_must_fail 1 report res >out 2>&1 &&
 	test_grep "9.9 patched fstests a/2: ERROR: patched: no result on vanilla to hold it against: the guest left no results" out &&
 	test_grep "^         a/2  *error  *ERROR$" out
 '
 test_expect_success JSONSCHEMA 'fstests: with no result on vanilla, every reader sees the same totals' '
 	run_matrix && with_fstests && sed -i "s/^a\/2	fail	6	.*/a\/2	error	0	the guest left no results/" res/9.9/fstests/vanilla/fstests.tsv &&
-	{ "$TOP/test/judge-fstests" 9.9 res/9.9/fstests none vanilla patched >/dev/null; test $? = 3; } &&
+	{ "$TOP/test/fstests/judge-fstests" 9.9 res/9.9/fstests none vanilla patched >/dev/null; test $? = 3; } &&
 	{ report res >/dev/null 2>&1 || :; } && readers "6 passed, 3 failed, 8 skipped"
 '
 # lost_coverage: the run of with_fstests where patched did not run a/1
@@ -328,7 +328,7 @@ test_expect_success JSONSCHEMA 'fstests: with no result on vanilla, every reader
 # (not run on vanilla either), judged again.
 lost_coverage() {
 	with_fstests && sed -i "s/^a\/1	pass	5	$/a\/1	notrun	0	requires a newer kernel/; /^a\/[34]	/d" res/9.9/fstests/patched/fstests.tsv &&
-	{ "$TOP/test/judge-fstests" 9.9 res/9.9/fstests none vanilla patched >/dev/null; test $? = 3; }
+	{ "$TOP/test/fstests/judge-fstests" 9.9 res/9.9/fstests none vanilla patched >/dev/null; test $? = 3; }
 }
 test_expect_success 'fstests: a test vanilla passes that a variant did not run is FAIL in every report' '
 	run_matrix && lost_coverage && test_must_fail 1 report res >out 2>&1 &&

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# build/review on fixture stacks: identical and context-only accepted, a
+# build/tools/review on fixture stacks: identical and context-only accepted, a
 # functional deviation without a note, a missing upstream reference and a
 # dropped tag flagged.
 . "$(dirname "$0")/lib.sh"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# test/run-guest and test/judge with a stand-in for QEMU: a guest that
+# test/guest/run-guest and test/judge/judge with a stand-in for QEMU: a guest that
 # answers, never answers, panics, hangs in one case or reports trouble.
 # None of these may come out as a pass; the judge decides from the boot's
 # raw output, and an edited expectation is judged again without a boot.
@@ -35,7 +35,7 @@ test_expect_success 'a case whose boot wrote to its watched disk says so in its 
 	test "$(st r b expected)" = mounted
 '
 test_expect_success 'written: blocks of the image size, the first 16 listed; a copy that cannot be compared is unknown, never none' '
-	. "$TOP/test/guest-lib.sh" && head -c 65536 /dev/zero >w.img && cp w.img w.copy &&
+	. "$TOP/test/guest/guest-lib.sh" && head -c 65536 /dev/zero >w.img && cp w.img w.copy &&
 	printf "\001" | dd of=w.img bs=1 seek=1048 conv=notrunc 2>/dev/null && cp w.img w.copy &&
 	test "$(written w.img w.copy)" = none &&
 	for k in 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do
@@ -133,7 +133,7 @@ test_expect_success 'a line of boot.tsv that is not a record is its case'"'"'s E
 	test "$(st r b reason)" = "boot.tsv: not a record (ITEM, state, detail, log): b\\tERROR\\tKernel panic\\r with\\ta tab\\tr/boot1.log; boot.tsv: a line broken off its record: Boot with apic=debug\\r"
 '
 
-# The real guest (test/guest-init.c) with the kernel played by files:
+# The real guest (test/guest/guest-init.c) with the kernel played by files:
 # test/unit/guest-init-stub.c.  Every image is refused (EUCLEAN); klog/CASE
 # is what the kernel prints during its mount, and after "--- after", once
 # the guest has read its log.

@@ -94,7 +94,7 @@ test_expect_success 'apply, review, report, clean-results build no matrix tools 
 	for goal in "apply TREE=$trash/none" review report clean-results; do
 		{ env -u KIT_BUILD -u MAKEFLAGS -u MAKELEVEL make -n -C g $goal >out 2>&1 || :; } &&
 		! test -e g/.kit/bin/matrix &&
-		! grep -E "deps build/packages .*(guest|check|build|images)" out &&
+		! grep -E "deps build/fetch/packages .*(guest|check|build|images)" out &&
 		! grep -E "mkimage|guest-init|matrix\.c" out || { echo "goal $goal:"; cat out; return 1; }
 	done
 '
@@ -115,7 +115,7 @@ test_expect_success 'a fresh checkout plans a shard (the matrix is read first)' 
 test_expect_success 'make -n matrix writes nothing of the run: no results, nothing in the cache' '
 	checkout n && { env -u KIT_BUILD -u MAKEFLAGS -u MAKELEVEL make -n -C n KIT_CACHE="$trash/dry/cache" \
 		RESULTS="$trash/dry/results" VERSIONS="5.4 6.1" GATES=1 matrix >out 2>&1 || :; } &&
-	test_grep "build/fetch-debian 6.1 linux-source-6.1 " out && test_grep "build/kernel 6.1 hardened " out &&
+	test_grep "build/fetch/fetch-debian 6.1 linux-source-6.1 " out && test_grep "build/kernel/kernel 6.1 hardened " out &&
 	test ! -e dry/results && test ! -e dry/cache
 '
 # A stand-in mirror (apt-cache, apt-get in mirror/, every call logged in
@@ -159,11 +159,11 @@ test_expect_success 'the gates'"'"' config .deb is checked on every make that ru
 	checkout c2 && pin=$(awk "\$1 == \"linux-config-7.3\" { print \$2 }" c2/matrix.lock) &&
 	cfg="$trash/cache-c/debs/linux-config-7.3_$pin.deb" && mkdir -p cache-c/debs && : >"$cfg" &&
 	dmake c2 cache-c GATES=1 -n "$cfg" >out 2>&1 &&
-	test_grep "build/fetch-debian 7.3 linux-config-7.3 $pin .* $cfg matrix.lock" out
+	test_grep "build/fetch/fetch-debian 7.3 linux-config-7.3 $pin .* $cfg matrix.lock" out
 '
 test_expect_success 'the corpus downloads are checked on every make too' '
 	checkout c3 && index="$trash/cache-c3/corpus/e2fsprogs_1.47.0-2/index" &&
 	mkdir -p "${index%/index}" && : >"$index" && dmake c3 cache-c3 -n "$index" >out 2>&1 &&
-	test_grep "build/fetch-corpus e2fsprogs 1.47.0-2 bookworm .* matrix.lock" out
+	test_grep "build/fetch/fetch-corpus e2fsprogs 1.47.0-2 bookworm .* matrix.lock" out
 '
 test_done

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# build/kernel: a stack that does not apply is reported with the failing
+# build/kernel/kernel: a stack that does not apply is reported with the failing
 # patch and file, and leaves the tree unpatched.
 . "$(dirname "$0")/lib.sh"
 export KIT_CACHE="$trash/cache" KIT_CONFIG="$TOP/common/kernel.config"
