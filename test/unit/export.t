@@ -1,0 +1,183 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# build/tools/export on a fixture kit and tree: each format's files and
+# headers from the kit's provenance data (a mainline backport, a posted
+# patch, the kit's own), the format's rules read back, the export applied
+# with the format's own tool and held to the kit's stack, forms chosen on
+# the tree, bad input in one line with nothing written.
+. "$(dirname "$0")/lib.sh"
+
+SHA=aaaaaaaaaaaabbbbbbbbbbbbccccccccccccdddd
+export KIT_BUILD="${BIN%/bin}"
+
+# A copy of the kit's programs with three originals (mainline, posted, the
+# kit's), a 9.9 stack of them (an entry with two forms, the first of which
+# does not apply to the tree) with a hardened flavour, and a 9.9.3 tree.
+fixture() {
+	rm -rf kit t ex && mkdir -p kit/common/upstream kit/versions/9.9 t/fs/ext4 &&
+	cp -rp "$TOP/build" kit/ &&
+	printf "commit %s\nRepository: torvalds/linux\n\next4: mainline fix\n" "$SHA" >kit/common/upstream/Z-aaaaaaaaaaaa-mainline.patch &&
+	echo "as posted" >kit/common/upstream/Y-posted.patch && echo "the kit's" >kit/common/upstream/X-kit.patch &&
+	printf "# fixture\nZ-aaaaaaaaaaaa-mainline.patch\tmainline\tv9.8-rc1\nY-posted.patch\tposted\thttps://lists.example/ext4/1\nX-kit.patch\tkit\t-\n" \
+		>kit/common/upstream/provenance &&
+	printf "VERSION = 9\nPATCHLEVEL = 9\nSUBLEVEL = 3\n" >t/Makefile &&
+	printf "one\ntwo\nthree\nfour\nfive\n" >t/fs/ext4/super.c && printf "alpha\nbeta\ngamma\n" >t/fs/ext4/ext4.h &&
+	mail "Up Author <up@example.org>" "[PATCH] ext4: mainline fix" \
+		"commit $SHA upstream.
+
+Upstream's message.
+
+Signed-off-by: Up Author <up@example.org>
+[ 9.9: context moved ]" super.c "one two three four five" "one TWO three four five" >kit/versions/9.9/m.patch &&
+	mail "Poster <p@example.org>" "[PATCH] Fix a posted thing" \
+		"The posted message.
+
+Not upstream: posted, reviewed, never merged.
+Original: common/upstream/Y-posted.patch
+
+Signed-off-by: Poster <p@example.org>" super.c "one TWO three four five" "one TWO THREE four five" >kit/versions/9.9/p.patch &&
+	mail "Kit <kit@example.invalid>" "[PATCH] ext4: the kit's fix, first form" \
+		"Original: common/upstream/X-kit.patch" super.c "one TWO THREE fourX five" "one TWO THREE FOUR five" >kit/versions/9.9/k1.patch &&
+	mail "Kit <kit@example.invalid>" "[PATCH] ext4: the kit's fix" \
+		"Original: common/upstream/X-kit.patch" super.c "one TWO THREE four five" "one TWO THREE FOUR five" >kit/versions/9.9/k2.patch &&
+	mail "Kit <kit@example.invalid>" "[PATCH] ext4: a hardened fix with a subject folded
+ over two lines" "Original: common/upstream/X-kit.patch" ext4.h "alpha beta gamma" "alpha BETA gamma" >kit/versions/9.9/h.patch &&
+	printf "m.patch\np.patch\nk1.patch | k2.patch\n" >kit/versions/9.9/series &&
+	printf "m.patch\np.patch\nk1.patch | k2.patch\nh.patch\n" >kit/versions/9.9/series.hardened
+}
+
+# mail FROM SUBJECT MESSAGE FILE OLD NEW: a stack patch that changes
+# fs/ext4/FILE from the words OLD to the words NEW, a line each.
+mail() {
+	printf "From: %s\nDate: Mon, 5 Oct 2020 01:14:54 -0700\nSubject: %s\n\n%s\n---\n" "$1" "$2" "$3" &&
+	printf "%s\n" $5 >mail.old && printf "%s\n" $6 >mail.new &&
+	{ diff -u --label "a/fs/ext4/$4" --label "b/fs/ext4/$4" mail.old mail.new; test $? = 1; }
+}
+treesum() { (cd t && find . -type f | LC_ALL=C sort | xargs sha256sum) | sha256sum; }
+x() { kit/build/tools/export "$@"; }
+
+test_expect_success 'debian: DEP-3 fields from the provenance, each patch under bugfix/ or features/, the series in quilt'"'"'s place' '
+	fixture && x --tree t --flavour hardened debian 9.9 ex >log && test_grep "4 patches of versions/9.9/series.hardened" log &&
+	d=ex/debian/patches && test_grep "^bugfix/all/ext4-shared-blocks/m.patch$" $d/series &&
+	test_grep "^bugfix/all/ext4-shared-blocks/k2.patch$" $d/series && test_grep "^features/all/ext4-hardened/h.patch$" $d/series &&
+	! grep -q k1.patch $d/series &&
+	m=$d/bugfix/all/ext4-shared-blocks/m.patch p=$d/bugfix/all/ext4-shared-blocks/p.patch k=$d/bugfix/all/ext4-shared-blocks/k2.patch &&
+	test_grep "^Origin: backport, https://git.kernel.org/linus/$SHA$" $m && test_grep "^Forwarded: not-needed$" $m &&
+	test_grep "^Applied-Upstream: v9.8-rc1, " $m && test_grep "^Last-Update: 2020-10-05$" $m &&
+	! grep -q "^commit $SHA upstream" $m && test_grep "^Subject: ext4: mainline fix$" $m &&
+	test_grep "^Origin: other, https://lists.example/ext4/1$" $p && test_grep "^Forwarded: https://lists.example/ext4/1$" $p &&
+	test_grep "^Origin: other, ext4 backport kit$" $k && test_grep "^Forwarded: no$" $k &&
+	test_grep "^Subject: ext4: a hardened fix with a subject folded over two lines$" $d/features/all/ext4-hardened/h.patch &&
+	x --verify debian ex
+'
+
+test_expect_success 'stable-queue: an mbox each, "commit SHA upstream." first for the mainline one, the sender signs off' '
+	fixture && x --tree t stable-queue 9.9 ex >log && test_grep "2 of them are not in mainline" log &&
+	q=ex/queue-9.9 && test "$(cat $q/series)" = "$(printf "m.patch\np.patch\nk2.patch")" &&
+	test "$(head -1 $q/m.patch)" = "From $SHA Mon Sep 17 00:00:00 2001" &&
+	test "$(sed -n "/^\$/{n;p;q}" $q/m.patch)" = "commit $SHA upstream." &&
+	sed -i "s/^commit $SHA upstream\.\$/Original: common\/upstream\/Z-aaaaaaaaaaaa-mainline.patch/" kit/versions/9.9/m.patch &&
+	rm -rf ex && x --tree t stable-queue 9.9 ex >/dev/null && test "$(sed -n "/^\$/{n;p;q}" $q/m.patch)" = "commit $SHA upstream." &&
+	test_grep "^Subject: ext4: mainline fix$" $q/m.patch &&
+	who="$(git -C "$TOP" config user.name) <$(git -C "$TOP" config user.email)>" &&
+	test "$(sed -n "/^---\$/{g;p;q};h" $q/p.patch)" = "Signed-off-by: $who"
+'
+
+test_expect_success 'android: the prefix by provenance, the cherry-pick line or Link, then Bug, Change-Id and the sign-off, last' '
+	fixture && x --tree t --bug 4242 android 9.9 ex >log &&
+	a=ex/android && test "$(cat $a/series | wc -l)" = 3 &&
+	m=$a/0001-BACKPORT-ext4-mainline-fix.patch p=$a/0002-FROMLIST-Fix-a-posted-thing.patch k=$a/0003-ANDROID-ext4-the-kit-s-fix.patch &&
+	test_grep "^Subject: \[PATCH\] BACKPORT: ext4: mainline fix$" $m && test_grep "^(cherry picked from commit $SHA)$" $m &&
+	! grep -q "upstream\.$" $m &&
+	test_grep "^Link: https://lists.example/ext4/1$" $p && ! grep -q "cherry picked" $p $k &&
+	sed -n "/^---\$/q;p" $k | tail -3 >last && sed -n 1p last | grep -qx "Bug: 4242" &&
+	sed -n 2p last | grep -qx "Change-Id: I[0-9a-f]\{40\}" && sed -n 3p last | grep -q "^Signed-off-by: " &&
+	id=$(grep "^Change-Id:" $k) && rm -rf ex && x --tree t --bug 4242 android 9.9 ex >/dev/null &&
+	test "$(grep "^Change-Id:" $k)" = "$id" && test "$(grep -h "^Change-Id:" $a/*.patch | sort -u | wc -l)" = 3 &&
+	x --verify android ex
+'
+
+test_expect_success 'suse: Patch-mainline (a release with Git-commit, Submitted, Never), References, Acked-by' '
+	fixture && x --tree t --bug bsc#77 suse 9.9 ex >/dev/null &&
+	s=ex/suse && test_grep "^	patches.suse/k2.patch$" $s/series.conf &&
+	test_grep "^Patch-mainline: v9.8-rc1$" $s/patches.suse/m.patch && test_grep "^Git-commit: $SHA$" $s/patches.suse/m.patch &&
+	test_grep "^Patch-mainline: Submitted, https://lists.example/ext4/1$" $s/patches.suse/p.patch &&
+	test_grep "^Patch-mainline: Never, " $s/patches.suse/k2.patch && ! grep -q "^Git-commit" $s/patches.suse/k2.patch &&
+	test_grep "^References: bsc#77$" $s/patches.suse/p.patch && test_grep "^Acked-by: " $s/patches.suse/p.patch
+'
+
+test_expect_success '--check: each format applied with its own tool gives the files of the kit'"'"'s stack; the tree is only read' '
+	fixture && before=$(treesum) &&
+	for f in debian stable-queue android suse; do
+		case $f in android) bug="--bug 1" ;; suse) bug="--bug bsc#1" ;; *) bug= ;; esac
+		for fl in "" "--flavour hardened"; do
+			rm -rf ex && x --check --tree t $fl $bug $f 9.9 ex >log 2>&1 || { cat log; exit 1; }
+			test_grep "the same files as the kit" log || exit 1
+		done
+	done &&
+	test "$(treesum)" = "$before" &&
+	! ls -a . | grep -q "^\.export\."
+'
+
+test_expect_success 'a form is chosen on the tree; without one, an entry with forms is refused in one line' '
+	fixture && test_must_fail 2 x debian 9.9 ex 2>err && test $(wc -l <err) = 1 &&
+	test_grep "k1.patch | k2.patch.*give --tree" err && test ! -e ex &&
+	echo k2.patch >kit/versions/9.9/solo && sed -i "s/k1.patch | k2.patch/k2.patch/" kit/versions/9.9/series &&
+	x debian 9.9 ex >/dev/null && test -e ex/debian/patches/bugfix/all/ext4-shared-blocks/k2.patch
+'
+
+test_expect_success 'bad input is one line, exit 2, and writes nothing' '
+	fixture && mkdir ex && test_must_fail 2 x --tree t debian 9.9 ex 2>err && test_grep "exists" err && rmdir ex &&
+	test_must_fail 2 x --tree t rpm 9.9 ex 2>err && test_grep "not one of" err &&
+	test_must_fail 2 x --tree t android 9.9 ex 2>err && test_grep "bug number" err &&
+	test_must_fail 2 x --tree t suse 9.9 ex 2>err && test_grep "reference" err &&
+	test_must_fail 2 x --tree t --bug 12 debian 9.9 ex 2>err && test_grep "is a URL" err &&
+	test_must_fail 2 x debian 9.7 ex 2>err && test_grep "no such stack" err &&
+	sed -i "/^Original:/d" kit/versions/9.9/k2.patch && test_must_fail 2 x --tree t debian 9.9 ex 2>err &&
+	test_grep "k2.patch: names no original" err && test $(wc -l <err) = 1 &&
+	fixture && sed -i "/^Y-posted/d" kit/common/upstream/provenance && test_must_fail 2 x --tree t debian 9.9 ex 2>err &&
+	test_grep "Y-posted.patch has no line in common/upstream/provenance" err &&
+	test ! -e ex && ! ls -a . | grep -q "^\.export\."
+'
+
+test_expect_success '--verify: each format'"'"'s rules, read back, fail on a broken export, a line a failure' '
+	fixture && x --tree t --flavour hardened debian 9.9 deb >/dev/null && x --tree t --bug 9 android 9.9 and >/dev/null &&
+	x --tree t --bug bsc#9 suse 9.9 sus >/dev/null && x --tree t stable-queue 9.9 sq >/dev/null &&
+	p=deb/debian/patches/bugfix/all/ext4-shared-blocks/m.patch &&
+	sed -i "s/^Origin: backport/Origin: downstream/" $p && test_must_fail 1 x --verify debian deb 2>err &&
+	test_grep "Origin: .downstream. is not upstream, backport, vendor or other" err && test $(wc -l <err) = 1 &&
+	sed -i "s/^Origin: downstream/Origin: backport/; s/^Last-Update: .*/Last-Update: 5 Oct 2020/" $p &&
+	test_must_fail 1 x --verify debian deb 2>err && test_grep "Last-Update" err &&
+	sed -i "s/^Last-Update: .*/Last-Update: 2020-10-05/; s/^Forwarded: .*/Forwarded: maybe/" $p &&
+	test_must_fail 1 x --verify debian deb 2>err && test_grep "Forwarded: .maybe." err &&
+	sed -i "s/^Forwarded: maybe/Forwarded: no\nForwarded: no/" $p &&
+	test_must_fail 1 x --verify debian deb 2>err && test_grep "given 2 times" err &&
+	sed -i "/^Change-Id:/d" and/android/0003-ANDROID-ext4-the-kit-s-fix.patch && test_must_fail 1 x --verify android and 2>err &&
+	test_grep "0003-ANDROID.*does not end with Bug" err && test $(wc -l <err) = 1 &&
+	sed -i "/^(cherry picked/d" and/android/0001-BACKPORT-ext4-mainline-fix.patch && test_must_fail 1 x --verify android and 2>err &&
+	test_grep "BACKPORT without" err &&
+	sed -i "s/^Subject: \[PATCH\] FROMLIST: /Subject: [PATCH] /" and/android/0002-FROMLIST-Fix-a-posted-thing.patch &&
+	test_must_fail 1 x --verify android and 2>err && test_grep "no Android prefix" err &&
+	sed -i "/^Git-commit:/d" sus/suse/patches.suse/m.patch && test_must_fail 1 x --verify suse sus 2>err &&
+	test_grep "without a Git-commit" err &&
+	sed -i "s/^Patch-mainline: Never, .*/Patch-mainline: Never/" sus/suse/patches.suse/k2.patch && test_must_fail 1 x --verify suse sus 2>err &&
+	test_grep "k2.patch: Patch-mainline: .Never." err &&
+	sed -i "s/^Subject: /Subject: [PATCH] /" sq/queue-9.9/m.patch && test_must_fail 1 x --verify stable-queue sq 2>err &&
+	test_grep "keeps a \[PATCH\] prefix" err
+'
+
+test_expect_success '--check fails, exit 1, OUT not made, when the stack does not apply to the tree' '
+	fixture && printf "one\nzwei\nthree\nfour\nfive\n" >t/fs/ext4/super.c && sed -i "s/k1.patch | k2.patch/k2.patch/" kit/versions/9.9/series &&
+	test_must_fail 1 x --check --tree t debian 9.9 ex 2>err && test_grep "does not apply" err && test ! -e ex
+'
+
+test_expect_success 'the comparison of the two results names each file that differs, and only those' '
+	mkdir -p c1/fs/ext4 c2/fs/ext4 c1/.pc c2/.git && echo a >c1/fs/ext4/x.c && echo a >c2/fs/ext4/x.c &&
+	echo b >c1/fs/ext4/y.c && echo B >c2/fs/ext4/y.c && echo only >c2/fs/ext4/z.c && echo q >c1/.pc/s && echo g >c2/.git/h &&
+	python3 -c "import importlib.machinery, sys
+m = importlib.machinery.SourceFileLoader(\"export\", sys.argv[1]).load_module()
+print(\" \".join(m.differing(\"c1\", \"c2\")))" "$TOP/build/tools/export" >diff &&
+	test "$(cat diff)" = "fs/ext4/y.c fs/ext4/z.c"
+'
+
+test_done
