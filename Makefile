@@ -6,7 +6,7 @@
 #   make matrix [VERSIONS=...] [FLAVOURS=...] [CORPUS=] [SANITIZE=1] [GATES=1] [FSTESTS=1] [SHARD=I/N] [JOBS=N]
 #   make gates | check | check-unit | check-farm | ci-local
 #   make report [FROM="DIR..."] | fuzz | fstests SERIES=X.Y | plan
-#   make apply TREE=... | export FORMAT=... SERIES=X.Y OUT=... | review | bump SERIES=X.Y | clean-results
+#   make apply TREE=... | export FORMAT=... SERIES=X.Y OUT=... | submission | review | bump SERIES=X.Y | clean-results
 #
 # One program plans, make runs.  What a run is (its series, variants,
 # kernels and their keys, boots, gates, fstests, shards) is computed by
@@ -59,7 +59,7 @@ include build/mk/tools.mk
 
 # Goals that need no plan do not build the planner (nor install what it
 # needs): a user applying a stack to a tree has no use for it.
-LIGHT_GOALS := apply export review clean-results tools report $(BIN)/matrix
+LIGHT_GOALS := apply $(if $(TREE),export) review clean-results tools report $(BIN)/matrix
 ifneq ($(filter-out $(LIGHT_GOALS),$(or $(MAKECMDGOALS),all)),)
 # The plan as make text (build/plan.c, --mk), evaluated here: nothing is
 # written, so make -n runs nothing and writes nothing of the run.  ($(shell)

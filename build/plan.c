@@ -1020,6 +1020,9 @@ static void mk_source(struct planned *p)
 		objs = t;
 	}
 	tvar(stamp, "objdirs", "%s", objs);
+	/* The tree of a series by its name, for the maintainer's goals that
+	 * read it (make submission, make export CHECK=1). */
+	printf("SRCDIR.%s := %s\n", p->s->name, p->srcdir);
 	free(from);
 	free(stamp);
 	free(objs);

@@ -6,13 +6,13 @@
 # (make check-farm: test/farm/farm).
 .PHONY: check check-unit ci-local check-farm
 
-check-unit: $(BIN)/matrix $(BIN)/mkimage $(BIN)/fuzz $(BIN)/guest-init | $(call deps,tools images build stacks report check gates)
+check-unit: $(BIN)/matrix $(BIN)/mkimage $(BIN)/fuzz $(BIN)/guest-init | $(call deps,tools images build stacks report check gates submission)
 	@test/unit/run-tests unit
 
 # (GATES_ENDS, the oldest and newest series this machine has, goes to
 # test/unit/run-tests as KIT_CHECK_GATES_CONFIG, which only its make matrix
 # turns into GATES_CONFIG, not the unit tests' makes.)
-check: $(BIN)/matrix $(BIN)/mkimage $(BIN)/fuzz $(BIN)/guest-init | $(call deps,tools fetch build images guest report stacks check gates)
+check: $(BIN)/matrix $(BIN)/mkimage $(BIN)/fuzz $(BIN)/guest-init | $(call deps,tools fetch build images guest report stacks check gates submission)
 	@KIT_CHECK_GATES_CONFIG="$(GATES_ENDS)" test/unit/run-tests all
 
 # The CI pipeline (.gitlab-ci.yml) run here by gitlab-ci-local from the

@@ -3,8 +3,11 @@
 # originals (make review: build/tools/review, RESULTS/review*/; lint errors
 # fail), a stack applied to your own tree (make apply: build/tools/apply), a
 # Debian pin moved to the newest release served (make bump: build/tools/bump),
-# a stack in a distribution's format (make export: build/tools/export, OUT/).
-.PHONY: review apply bump export
+# a stack in a distribution's format (make export: build/tools/export, OUT/),
+# the upstream submission from the newest series' tree and the run's
+# results.json (make submission: build/tools/submission,
+# RESULTS/submission/, its repository in KIT_CACHE/submission/).
+.PHONY: review apply bump export submission
 
 review: | $(call deps,stacks report)
 	@fl=$$(for s in $$(build/matrix list matrix.yaml); do build/matrix variants matrix.yaml $$s; done | tr ' ' '\n' | \
@@ -23,8 +26,27 @@ bump: | $(call deps,fetch)
 
 #   make export FORMAT=debian|stable-queue|android|suse SERIES=X.Y OUT=DIR
 #               [FLAVOUR=hardened] [TREE=...] [BUG=...] [CHECK=1]
-export: | $(call deps,stacks)
+# Without TREE, the series' own tree (fetched and unpacked if need be) is
+# taken, brought back to vanilla under its lock (build/kernel/push-stack),
+# as the matrix's kernels start from it.
+export: $(if $(TREE),,$(if $(SERIES),$(SRCDIR.$(SERIES)).stamp)) | $(call deps,stacks)
 	@test -n "$(FORMAT)" && test -n "$(SERIES)" && test -n "$(OUT)" || \
 	  { echo "make export: say what, e.g. make export FORMAT=debian SERIES=6.1 OUT=/tmp/6.1-debian" >&2; exit 2; }
-	@build/tools/export $(if $(FLAVOUR),--flavour '$(FLAVOUR)') $(if $(TREE),--tree '$(TREE)') \
+	@$(if $(TREE),,$(if $(SRCDIR.$(SERIES)),,echo "make export: SERIES=$(SERIES): no tree of it in this run; give TREE=" >&2; exit 2;)) \
+	  $(call vanilla_then,$(SERIES),$(or $(TREE),$(SRCDIR.$(SERIES)))) \
+	  build/tools/export $(if $(FLAVOUR),--flavour '$(FLAVOUR)') --tree '$(or $(TREE),$(SRCDIR.$(SERIES)))' \
 	  $(if $(BUG),--bug '$(BUG)') $(if $(CHECK),--check) '$(FORMAT)' '$(SERIES)' '$(OUT)'
+
+# vanilla_then SERIES,TREE: for the kit's own tree of SERIES, a command
+# prefix that pops its stack under its lock first; nothing for a user's.
+vanilla_then = $(if $(TREE),,flock $(2).lock sh -c 's=$$0 t=$$1; shift; build/kernel/push-stack "$$s" vanilla "$$t" \
+  versions/"$$s" $(RESULTS)/maintain $(RESULTS)/maintain/vanilla.log >/dev/null && exec "$$@"' $(1) $(2))
+
+# The newest series of the run, or SERIES=.
+SUBMIT := $(or $(SERIES),$(lastword $(RUN)))
+submission: $(SRCDIR.$(SUBMIT)).stamp | $(call deps,submission report)
+	@test -n "$(SRCDIR.$(SUBMIT))" || { echo "make submission: SERIES=$(SUBMIT) is not a series this run has a tree of" >&2; exit 2; }
+	@mkdir -p $(RESULTS)/maintain $(KIT_CACHE)/submission
+	@$(call vanilla_then,$(SUBMIT),$(SRCDIR.$(SUBMIT))) build/tools/submission --tree $(SRCDIR.$(SUBMIT)) \
+	  --series $(SUBMIT) --results $(RESULTS)/results.json --repo $(KIT_CACHE)/submission/$(notdir $(SRCDIR.$(SUBMIT))) \
+	  $(RESULTS)/submission

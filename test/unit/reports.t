@@ -51,6 +51,13 @@ test_expect_success JSONSCHEMA 'a results.json off its schema is caught' '
 import json, jsonschema
 jsonschema.validate(json.load(open(\"res/results.json\")), json.load(open(\"$TOP/test/report/results.schema.json\")))"
 '
+test_expect_success 'the summary (a cover letter'"'"'s) counts what the table counts, in 72 columns' '
+	run_matrix && report --summary res/results.json >sum &&
+	test_grep "^9.9    9.9.3      3/3           2/3$" sum && test_grep "^5.4    not run: no tree given" sum &&
+	test "$(tail -1 sum)" = "totals: $(tail -1 report.out)" && ! awk "length(\$0) > 72" sum | grep . &&
+	sed -i "s/\"passed\": 5/\"passed\": 6/" res/results.json && test_must_fail 2 report --summary res/results.json 2>err &&
+	test_grep "its cells count" err
+'
 test_expect_success 'results.ktap says not ok for the cell that failed' '
 	run_matrix && test_grep "^    not ok 2 b # FAIL$" res/results.ktap &&
 	test_grep "^not ok 2 9.9.patched$" res/results.ktap && test_grep "^ok 1 9.9.vanilla$" res/results.ktap &&

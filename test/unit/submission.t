@@ -1,0 +1,142 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# build/tools/submission on a fixture kit and tree, with stand-ins for the
+# tree's get_maintainer.pl and checkpatch.pl: the v2 series (a posted fix
+# with its author, the kit's own patches by the sender) and the RFC one
+# on top, as git format-patch writes them; cover letters with the run's
+# summary and checkpatch's warnings explained; each check failing when
+# what it checks is broken; nothing half-written, the tree only read.
+. "$(dirname "$0")/lib.sh"
+
+export KIT_BUILD="${BIN%/bin}"
+printf "[user]\n\tname = Test Sender\n\temail = sender@example.org\n" >"$trash/gitconfig"
+export GIT_CONFIG_GLOBAL="$trash/gitconfig"
+git send-email --help >/dev/null 2>&1 && perl -MMail::Address -e 1 2>/dev/null && test_set_prereq SENDEMAIL
+WHO="Test Sender <sender@example.org>"
+
+# mail FROM SUBJECT MESSAGE OLD NEW: a stack patch that changes
+# fs/ext4/super.c from the words OLD to the words NEW, a line each.
+mail() {
+	printf "From: %s\nDate: Mon, 5 Oct 2020 01:14:54 -0700\nSubject: %s\n\n%s\n---\n" "$1" "$2" "$3" &&
+	printf "%s\n" $4 >mail.old && printf "%s\n" $5 >mail.new &&
+	{ diff -u --label a/fs/ext4/super.c --label b/fs/ext4/super.c mail.old mail.new; test $? = 1; }
+}
+
+# A kit with a 9.9 stack (a posted fix, the kit's own patch) and a
+# hardened flavour of one more; a 9.9.3 tree with stand-in scripts; a
+# results.json of one run.
+fixture() {
+	rm -rf kit t res sub repo && mkdir -p kit/common/upstream kit/versions/9.9 kit/test t/fs/ext4 t/scripts res &&
+	cp -rp "$TOP/build" kit/ && cp -rp "$TOP/test/report" kit/test/ &&
+	echo "as posted" >kit/common/upstream/B-posted.patch && echo "the kit's" >kit/common/upstream/X-kit.patch &&
+	printf "B-posted.patch\tposted\thttps://lists.example/ext4/1\nX-kit.patch\tkit\t-\n" >kit/common/upstream/provenance &&
+	printf "^WARNING: Prefer explained things\tbecause the fixture says so\n" >kit/common/upstream/checkpatch-explained &&
+	mail "Poster <p@example.org>" "[PATCH] Fix a posted thing" "The posted message.
+
+Not upstream: posted, reviewed, never merged.
+Original: common/upstream/B-posted.patch
+
+Signed-off-by: Poster <p@example.org>
+Fixes: 0123456789ab (\"ext4: the commit it fixes\")
+Reviewed-by: Reviewer <r@example.org>
+[ 9.9: moved to the new place ]" "one two three" "one TWO three" >kit/versions/9.9/b.patch &&
+	mail "ext4 backport kit <kit@users.invalid>" "[PATCH] ext4: the kit's guard" "Why the guard.
+
+Not upstream: a kit patch.
+Original: common/upstream/X-kit.patch
+
+Signed-off-by: ext4 backport kit <kit@users.invalid>" "one TWO three" "one TWO THREE" >kit/versions/9.9/k.patch &&
+	mail "ext4 backport kit <kit@users.invalid>" "[PATCH] ext4: a hardened one" "Stricter.
+
+Original: common/upstream/X-kit.patch
+
+Signed-off-by: ext4 backport kit <kit@users.invalid>" "one TWO THREE" "ONE TWO THREE" >kit/versions/9.9/h.patch &&
+	printf "b.patch\nk.patch\n" >kit/versions/9.9/series && printf "b.patch\nk.patch\nh.patch\n" >kit/versions/9.9/series.hardened &&
+	printf "VERSION = 9\nPATCHLEVEL = 9\nSUBLEVEL = 3\n" >t/Makefile && printf "one\ntwo\nthree\n" >t/fs/ext4/super.c &&
+	echo "EXT4 FILE SYSTEM" >t/MAINTAINERS &&
+	cat >t/scripts/get_maintainer.pl <<-\EOF &&
+	print "Maintainer One <m1\@example.org> (maintainer:EXT4 FILE SYSTEM)\n";
+	print "Reviewer Two <r2\@example.org> (reviewer:EXT4 FILE SYSTEM)\n";
+	print "linux-ext4\@vger.kernel.org (open list:EXT4 FILE SYSTEM)\n";
+	EOF
+	cat >t/scripts/checkpatch.pl <<-\EOF &&
+	# --strict FILE: a WARNING for each "WARNME", an ERROR for each "ERRME"
+	my $f = $ARGV[-1]; open(my $h, "<", $f) or die; my ($e, $w) = (0, 0);
+	while (<$h>) { if (/WARNME(\S*)/) { print "WARNING: Prefer $1 things\n"; $w++ } if (/ERRME/) { print "ERROR: bad\n"; $e++ } }
+	print "total: $e errors, $w warnings, 0 checks, 10 lines checked\n";
+	EOF
+	python3 - <<-\EOF
+	import json
+	cell = lambda v: {"case": "a", "variant": v, "status": "PASS", "leaks": False, "keys": {}, "expected": "mounted",
+	                  "actual": "mounted", "reason": "", "kernel": "", "diff": "", "expect": "a/expect", "log": ""}
+	d = {"schema": 4, "date": "2026-12-06T00:00:00Z", "run": {"kit": "c0", "images": "i", "shard": "-", "results": "res"},
+	     "cases": ["a"], "corpus": None, "totals": {"passed": 3, "failed": 0, "skipped": 0},
+	     "series": [{"name": "9.9", "kernel": "9.9.3", "verified": "9.9.3", "status": "run",
+	                 "variants": ["vanilla", "patched", "hardened"], "stacks": {},
+	                 "cells": [cell(v) for v in ("vanilla", "patched", "hardened")], "corpus": []}]}
+	json.dump(d, open("res/results.json", "w"))
+	EOF
+}
+treesum() { (cd t && find . -type f | LC_ALL=C sort | xargs sha256sum) | sha256sum; }
+x() { kit/build/tools/submission --tree t --series 9.9 --results res/results.json --repo repo "$@" sub; }
+
+test_expect_success SENDEMAIL 'the v2 series: the posted fix by its author, Fixes and stable, the sender signs off, the v2 note below ---' '
+	fixture && before=$(treesum) && x >log && test "$(treesum)" = "$before" &&
+	ls sub/v2 >v2 && test "$(wc -l <v2)" = 3 && b=sub/v2/$(sed -n 2p v2) k=sub/v2/$(sed -n 3p v2) &&
+	test_grep "^Subject: \[PATCH v2 1/2\] Fix a posted thing$" $b && test_grep "^From: $WHO$" $b &&
+	test "$(sed -n "/^\$/{n;p;q}" $b)" = "From: Poster <p@example.org>" &&
+	! grep -q "Not upstream\|^Original:\|^\[ 9.9" $b &&
+	sed -n "/^Signed-off-by: Poster/,/^---\$/p" $b >tags &&
+	test "$(cat tags)" = "$(printf "%s\n" "Signed-off-by: Poster <p@example.org>" "Fixes: 0123456789ab (\"ext4: the commit it fixes\")" \
+		"Reviewed-by: Reviewer <r@example.org>" "Cc: stable@vger.kernel.org # 5.9+" "Signed-off-by: $WHO" ---)" &&
+	sed -n "/^---\$/,/^\$/p" $b | grep -q "^v2: rebased onto Linux 9.9.3; 9.9: moved to the new place\.$" &&
+	test_grep "^v1: https://lists.example/ext4/1$" $b &&
+	test_grep "^From: $WHO$" $k && ! grep -q "^From: ext4 backport kit" $k && ! grep -q "users.invalid\|stable@" $k &&
+	test_grep "^v2: new in this version\.$" $k
+'
+
+test_expect_success SENDEMAIL 'the RFC series on top, and both cover letters: the run, the tree, checkpatch, the recipients' '
+	fixture && x >log &&
+	test_grep "^Subject: \[RFC PATCH 1/1\] ext4: a hardened one$" sub/rfc/0001-*.patch &&
+	for c in sub/v2/v2-0000-cover-letter.patch sub/rfc/0000-cover-letter.patch; do
+		grep -q "^  9.9    9.9.3      1/1           1/1           1/1$" $c && grep -q "^  totals: 3 passed, 0 failed, 0 skipped$" $c &&
+		grep -q "fs/ext4 of Linux 9.9.3" $c && tr "\n" " " <$c | grep -q "checkpatch.pl --strict: 0 errors, 0 warnings, 0 checks\. " &&
+		grep -q "^To: Maintainer One <m1@example.org>$" $c && grep -q "^Cc: Reviewer Two <r2@example.org>,$" $c &&
+		! grep -q "\*\*\* \(SUBJECT\|BLURB\) HERE" $c || { echo "$c:"; cat $c; exit 1; }
+	done &&
+	! awk "length(\$0) > 72" sub/v2/v2-0000-cover-letter.patch | grep -v "^Subject:\|^Cc:\|^To:"
+'
+
+test_expect_success SENDEMAIL 'every check is ok, a line each in checks.txt; the repository is made once, again when the tree changed' '
+	fixture && x >log && test "$(cut -f1,2 sub/checks.txt | tr "\t\n" ": ")" = "ok:am ok:same ok:maintainers ok:checkpatch ok:sendemail " &&
+	test_grep "2 + 1 patches applied by git am" sub/checks.txt && test_grep "rendered all 5 mails" sub/checks.txt &&
+	c=$(git -C repo rev-parse HEAD) && touch -d @0 repo/.git/kept && x >log && test -e repo/.git/kept &&
+	test "$(git -C repo rev-parse HEAD)" = "$c" &&
+	echo changed >t/fs/ext4/other.c && x >log && test ! -e repo/.git/kept && git -C repo show --stat HEAD | grep -q other.c
+'
+
+test_expect_success SENDEMAIL 'a checkpatch warning is explained beside it, or fails the check; an error fails it' '
+	fixture && sed -i "s/^Why the guard\.$/Why the guard. WARNMEexplained/" kit/versions/9.9/k.patch && x >log &&
+	grep -A1 "^  v2 2: WARNING: Prefer explained things" sub/v2/v2-0000-cover-letter.patch | grep -q "because the fixture says so" &&
+	sed -i "s/WARNMEexplained/WARNMEother/" kit/versions/9.9/k.patch && rm -rf repo && test_must_fail 1 x >log &&
+	test_grep "^submission: checkpatch: FAIL: .*1 of them not explained" log && test_grep "^FAIL	checkpatch" sub/checks.txt &&
+	sed -i "s/WARNMEother/ERRME/" kit/versions/9.9/k.patch && test_must_fail 1 x >log &&
+	test_grep "checkpatch: FAIL: --strict: 1 errors" log
+'
+
+test_expect_success 'a patch git am cannot apply fails the am check, exit 1' '
+	fixture && printf "one\nzwei\nthree\n" >t/fs/ext4/super.c && test_must_fail 1 x >log 2>&1 &&
+	test_grep "^submission: am: FAIL: b.patch does not apply with git am" log && test_grep "^FAIL	am" sub/checks.txt
+'
+
+test_expect_success 'bad input is one line, exit 2, and the last submission stays' '
+	fixture && mkdir -p sub && echo old >sub/keep &&
+	rm res/results.json && test_must_fail 2 x 2>err && test_grep "no such file; run make matrix first" err &&
+	test $(wc -l <err) = 1 && fixture && mkdir -p sub && echo old >sub/keep &&
+	rm t/scripts/checkpatch.pl && test_must_fail 2 x 2>err && test_grep "no scripts/checkpatch.pl" err &&
+	fixture && mkdir -p sub && echo old >sub/keep &&
+	test_must_fail 2 kit/build/tools/submission --tree t --series 9.7 --results res/results.json --repo repo sub 2>err &&
+	test_grep "no such stack" err && test "$(cat sub/keep)" = old
+'
+
+test_done
