@@ -26,26 +26,31 @@ bump: | $(call deps,fetch)
 
 #   make export FORMAT=debian|stable-queue|android|suse SERIES=X.Y OUT=DIR
 #               [FLAVOUR=hardened] [TREE=...] [BUG=...] [CHECK=1]
+# sq WORD: WORD quoted for the shell, whatever it holds.
+sq = '$(subst ','\'',$(1))'
+
 # Without TREE, the series' own tree (fetched and unpacked if need be) is
 # taken, brought back to vanilla under its lock (build/kernel/push-stack),
 # as the matrix's kernels start from it.
 EXPORT_TREE = $(or $(TREE),$(SRCDIR.$(SERIES)))
-EXPORT_FLAGS = $(if $(FLAVOUR),--flavour '$(FLAVOUR)') --tree '$(EXPORT_TREE)' $(if $(BUG),--bug '$(BUG)') $(if $(CHECK),--check)
-export: $(if $(TREE),,$(if $(SERIES),$(SRCDIR.$(SERIES)).stamp)) | $(call deps,stacks)
-	@test -n "$(FORMAT)" && test -n "$(SERIES)" && test -n "$(OUT)" || \
+EXPORT_FLAGS = $(if $(FLAVOUR),--flavour $(call sq,$(FLAVOUR))) --tree $(call sq,$(EXPORT_TREE)) \
+  $(if $(BUG),--bug $(call sq,$(BUG))) $(if $(CHECK),--check)
+export: $(if $(TREE),,$(if $(SRCDIR.$(SERIES)),$(SRCDIR.$(SERIES)).stamp)) | $(call deps,stacks)
+	@test -n $(call sq,$(FORMAT)) && test -n $(call sq,$(SERIES)) && test -n $(call sq,$(OUT)) || \
 	  { echo "make export: say what, e.g. make export FORMAT=debian SERIES=6.1 OUT=/tmp/6.1-debian" >&2; exit 2; }
-	@test -n "$(EXPORT_TREE)" || { echo "make export: SERIES=$(SERIES): no tree of it in this run; give TREE=" >&2; exit 2; }
-	@$(call vanilla_then,$(SERIES),$(EXPORT_TREE)) build/tools/export $(EXPORT_FLAGS) '$(FORMAT)' '$(SERIES)' '$(OUT)'
+	@test -n $(call sq,$(EXPORT_TREE)) || { echo "make export: SERIES="$(call sq,$(SERIES))": no tree of it in this run; give TREE=" >&2; exit 2; }
+	@$(if $(TREE),,$(call vanilla_then,$(SERIES),$(EXPORT_TREE))) build/tools/export $(EXPORT_FLAGS) \
+	  $(call sq,$(FORMAT)) $(call sq,$(SERIES)) $(call sq,$(OUT))
 
-# vanilla_then SERIES,TREE: for the kit's own tree of SERIES, a command
-# prefix that pops its stack under its lock first; nothing for a user's.
-vanilla_then = $(if $(TREE),,flock $(2).lock sh -c 's=$$0 t=$$1; shift; build/kernel/push-stack "$$s" vanilla "$$t" \
-  versions/"$$s" $(RESULTS)/maintain $(RESULTS)/maintain/vanilla.log >/dev/null && exec "$$@"' $(1) $(2))
+# vanilla_then SERIES,TREE: a command prefix that pops the stack of the
+# kit's own tree of SERIES under its lock, then runs the command.
+vanilla_then = flock $(call sq,$(2).lock) sh -c 's=$$0 t=$$1; shift; build/kernel/push-stack "$$s" vanilla "$$t" \
+  versions/"$$s" $(RESULTS)/maintain $(RESULTS)/maintain/vanilla.log >/dev/null && exec "$$@"' $(call sq,$(1)) $(call sq,$(2))
 
 # The newest series of the run, or SERIES=; its tree, popped to vanilla.
 SUBMIT := $(or $(SERIES),$(lastword $(RUN)))
 SUBMIT_TREE = $(SRCDIR.$(SUBMIT))
-submission: $(SUBMIT_TREE).stamp | $(call deps,submission report)
+submission: $(if $(SUBMIT_TREE),$(SUBMIT_TREE).stamp) | $(call deps,submission report)
 	@test -n "$(SUBMIT_TREE)" || { echo "make submission: SERIES=$(SUBMIT) is not a series this run has a tree of" >&2; exit 2; }
 	@mkdir -p $(RESULTS)/maintain $(KIT_CACHE)/submission
 	@$(call vanilla_then,$(SUBMIT),$(SUBMIT_TREE)) build/tools/submission --tree $(SUBMIT_TREE) --series $(SUBMIT) \

@@ -5,6 +5,7 @@ mail with where it comes from (common/upstream/provenance), a stack's
 entries and the form of each that applies to a tree, the sender, and a
 stack pushed by quilt on a scratch copy of a tree to compare with."""
 
+import email.utils
 import os
 import re
 import shutil
@@ -15,6 +16,8 @@ TAG = re.compile(r"^([A-Za-z][A-Za-z0-9-]*): (.*)$")
 UPSTREAM_LINE = re.compile(r"^commit ([0-9a-f]{12,40}) upstream\.$")
 ORIGINAL_LINE = re.compile(r"Original: *common/upstream/(\S+)")
 NOTE = re.compile(r"^\[ ?(\d+\.\d+|kit): ")
+KIT_PARAGRAPH = re.compile(r"^(Not upstream:|Original: )")
+INVALID = re.compile(r"\.invalid>$")
 
 
 class Bad(Exception):
@@ -40,6 +43,7 @@ class Patch(NamedTuple):
     rest: str
     prov: Provenance
     backport: bool          # a mainline commit changed for the series ([ X.Y: ] notes)
+    path: str               # the patch's file
 
 
 # --- reading the kit -------------------------------------------------------
@@ -135,7 +139,11 @@ def parse_patch(kit: str, table: Dict[str, Tuple[str, str]], path: str) -> Patch
     subject = re.sub(r"^\[PATCH[^]]*\] *", "", fields["Subject"])
     prov = provenance_of(kit, table, name, head)
     backport = prov.state == "mainline" and any(NOTE.match(m) for m in message)
-    return Patch(name, fields["From"], fields["Date"], subject, message, "---\n" + rest, prov, backport)
+    try:
+        email.utils.parsedate_to_datetime(fields["Date"])
+    except (TypeError, ValueError):
+        raise Bad(f"{path}: Date: {fields['Date']}: not a mail date (e.g. Mon, 5 Oct 2020 01:14:54 -0700)")
+    return Patch(name, fields["From"], fields["Date"], subject, message, "---\n" + rest, prov, backport, path)
 
 
 def series_entries(kit: str, series_file: str) -> List[List[str]]:
@@ -271,3 +279,68 @@ def differing(a: str, b: str) -> List[str]:
         return out
     la, lb = listing(a), listing(b)
     return sorted(k for k in set(la) | set(lb) if la.get(k) != lb.get(k))
+
+
+class Message(NamedTuple):
+    """A stack patch's message as it leaves the kit: without the kit's own
+    paragraphs ("Not upstream:", "Original: common/upstream/...", which
+    the formats' provenance headers replace) and without a sign-off by an
+    address that cannot receive mail; its [ X.Y: ] notes apart (NOTES,
+    each as one line, "X.Y: text"), or kept in place (KEEP_NOTES)."""
+    lines: List[str]
+    notes: List[str]
+
+
+def clean_message(message: Sequence[str], keep_notes: bool) -> Message:
+    out: List[str] = []
+    notes: List[str] = []
+    lines = list(message)
+    if lines and UPSTREAM_LINE.match(lines[0]):
+        lines = lines[1:]
+        while lines and not lines[0]:
+            lines = lines[1:]
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if NOTE.match(line):
+            note = [line]
+            while not note[-1].rstrip().endswith("]") and i + 1 < len(lines):
+                i += 1
+                note.append(lines[i])
+            notes.append(" ".join(x.strip() for x in note).strip("[] "))
+            if keep_notes:
+                out += note
+        elif KIT_PARAGRAPH.match(line):
+            while i + 1 < len(lines) and lines[i + 1] and not KIT_PARAGRAPH.match(lines[i + 1]):
+                i += 1
+            while i + 1 < len(lines) and not lines[i + 1] and (not out or not out[-1]):
+                i += 1
+        elif line.startswith("Signed-off-by: ") and INVALID.search(line):
+            pass
+        else:
+            out.append(line)
+        i += 1
+    while out and not out[-1]:
+        out.pop()
+    return Message(out, notes)
+
+
+def with_tags(lines: Sequence[str], tags: Sequence[str]) -> List[str]:
+    """LINES with TAGS added to its trailer block: after a blank line when
+    its last paragraph is prose, not "Tag: value" lines and notes."""
+    out = list(lines)
+    last = []
+    for line in reversed(out):
+        if not line:
+            break
+        last.append(line)
+    is_trailers = bool(last) and all(TAG.match(x) or x.startswith(("[", " ", "(")) for x in last)
+    if tags and out and not is_trailers:
+        out.append("")
+    return out + [t for t in tags if t not in out]
+
+
+def author_of(p: "Patch", who: str) -> str:
+    """The author a patch leaves the kit with: the kit's own patches
+    (an .invalid address, which no one can answer) are the sender's."""
+    return who if INVALID.search(p.author) else p.author

@@ -59,29 +59,35 @@ treesum() { (cd t && find . -type f | LC_ALL=C sort | xargs sha256sum) | sha256s
 x() { kit/build/tools/export "$@"; }
 
 test_expect_success 'debian: DEP-3 fields from the provenance, each patch under bugfix/ or features/, the series in quilt'"'"'s place' '
-	fixture && x --tree t --flavour hardened debian 9.9 ex >log && test_grep "4 patches of versions/9.9/series.hardened" log &&
+	fixture && git -C kit init -q && git -C kit add -A && GIT_COMMITTER_DATE=2026-01-02T03:04:05Z git -C kit commit -q -m fixture &&
+	x --tree t --flavour hardened debian 9.9 ex >log && test_grep "4 patches of versions/9.9/series.hardened" log &&
 	d=ex/debian/patches && test_grep "^bugfix/all/ext4-shared-blocks/m.patch$" $d/series &&
 	test_grep "^bugfix/all/ext4-shared-blocks/k2.patch$" $d/series && test_grep "^features/all/ext4-hardened/h.patch$" $d/series &&
 	! grep -q k1.patch $d/series &&
 	m=$d/bugfix/all/ext4-shared-blocks/m.patch p=$d/bugfix/all/ext4-shared-blocks/p.patch k=$d/bugfix/all/ext4-shared-blocks/k2.patch &&
 	test_grep "^Origin: backport, https://git.kernel.org/linus/$SHA$" $m && test_grep "^Forwarded: not-needed$" $m &&
-	test_grep "^Applied-Upstream: v9.8-rc1, " $m && test_grep "^Last-Update: 2020-10-05$" $m &&
+	test_grep "^Applied-Upstream: v9.8-rc1, " $m && test_grep "^Last-Update: 2026-01-02$" $m &&
 	! grep -q "^commit $SHA upstream" $m && test_grep "^Subject: ext4: mainline fix$" $m &&
 	test_grep "^Origin: other, https://lists.example/ext4/1$" $p && test_grep "^Forwarded: https://lists.example/ext4/1$" $p &&
 	test_grep "^Origin: other, ext4 backport kit$" $k && test_grep "^Forwarded: no$" $k &&
+	test_grep "^From: Test Sender <sender@example.org>$" $k && ! grep -q "invalid\|^Original:\|^Not upstream" $k $p &&
+	test_grep "^\[ 9.9: context moved \]$" $m &&
 	test_grep "^Subject: ext4: a hardened fix with a subject folded over two lines$" $d/features/all/ext4-hardened/h.patch &&
 	x --verify debian ex
 '
 
-test_expect_success 'stable-queue: an mbox each, "commit SHA upstream." first for the mainline one, the sender signs off' '
-	fixture && x --tree t stable-queue 9.9 ex >log && test_grep "2 of them are not in mainline" log &&
-	q=ex/queue-9.9 && test "$(cat $q/series)" = "$(printf "m.patch\np.patch\nk2.patch")" &&
+test_expect_success 'stable-queue: an mbox each with "commit SHA upstream." first; what mainline lacks is refused, nothing written' '
+	fixture && test_must_fail 1 x --tree t stable-queue 9.9 ex 2>err && test ! -e ex &&
+	test_grep "queue-9.9/p.patch: no .commit SHA upstream\.. first: not in mainline" err &&
+	test_grep "queue-9.9/k2.patch: no .commit SHA upstream\.. first" err && test $(wc -l <err) = 2 &&
+	echo m.patch >kit/versions/9.9/series && x --tree t stable-queue 9.9 ex >log &&
+	q=ex/queue-9.9 && test "$(cat $q/series)" = m.patch &&
 	test "$(head -1 $q/m.patch)" = "From $SHA Mon Sep 17 00:00:00 2001" &&
 	test "$(sed -n "/^\$/{n;p;q}" $q/m.patch)" = "commit $SHA upstream." &&
 	sed -i "s/^commit $SHA upstream\.\$/Original: common\/upstream\/Z-aaaaaaaaaaaa-mainline.patch/" kit/versions/9.9/m.patch &&
 	rm -rf ex && x --tree t stable-queue 9.9 ex >/dev/null && test "$(sed -n "/^\$/{n;p;q}" $q/m.patch)" = "commit $SHA upstream." &&
 	test_grep "^Subject: ext4: mainline fix$" $q/m.patch &&
-	test "$(sed -n "/^---\$/{g;p;q};h" $q/p.patch)" = "Signed-off-by: Test Sender <sender@example.org>"
+	test "$(sed -n "/^---\$/{g;p;q};h" $q/m.patch)" = "Signed-off-by: Test Sender <sender@example.org>"
 '
 
 test_expect_success 'android: the prefix by provenance, the cherry-pick line or Link, then Bug, Change-Id and the sign-off, last' '
@@ -90,9 +96,11 @@ test_expect_success 'android: the prefix by provenance, the cherry-pick line or 
 	m=$a/0001-BACKPORT-ext4-mainline-fix.patch p=$a/0002-FROMLIST-Fix-a-posted-thing.patch k=$a/0003-ANDROID-ext4-the-kit-s-fix.patch &&
 	test_grep "^Subject: \[PATCH\] BACKPORT: ext4: mainline fix$" $m && test_grep "^(cherry picked from commit $SHA)$" $m &&
 	! grep -q "upstream\.$" $m &&
-	test_grep "^Link: https://lists.example/ext4/1$" $p && ! grep -q "cherry picked" $p $k &&
-	sed -n "/^---\$/q;p" $k | tail -3 >last && sed -n 1p last | grep -qx "Bug: 4242" &&
-	sed -n 2p last | grep -qx "Change-Id: I[0-9a-f]\{40\}" && sed -n 3p last | grep -q "^Signed-off-by: " &&
+	! grep -q "cherry picked" $p $k &&
+	sed -n "/^---\$/q;p" $p | tail -5 >last && sed -n 1p last | grep -qx "" && sed -n 2p last | grep -qx "Bug: 4242" &&
+	sed -n 3p last | grep -qx "Link: https://lists.example/ext4/1" && sed -n 4p last | grep -qx "Change-Id: I[0-9a-f]\{40\}" &&
+	sed -n 5p last | grep -qx "Signed-off-by: Test Sender <sender@example.org>" &&
+	sed -n "/^---\$/q;p" $m | tail -4 | head -3 | sed -n 3p | grep -qx "(cherry picked from commit $SHA)" &&
 	id=$(grep "^Change-Id:" $k) && rm -rf ex && x --tree t --bug 4242 android 9.9 ex >/dev/null &&
 	test "$(grep "^Change-Id:" $k)" = "$id" && test "$(grep -h "^Change-Id:" $a/*.patch | sort -u | wc -l)" = 3 &&
 	x --verify android ex
@@ -109,13 +117,15 @@ test_expect_success 'suse: Patch-mainline (a release with Git-commit, Submitted,
 
 test_expect_success '--check: each format applied with its own tool gives the files of the kit'"'"'s stack; the tree is only read' '
 	fixture && before=$(treesum) &&
-	for f in debian stable-queue android suse; do
+	for f in debian android suse; do
 		case $f in android) bug="--bug 1" ;; suse) bug="--bug bsc#1" ;; *) bug= ;; esac
 		for fl in "" "--flavour hardened"; do
 			rm -rf ex && x --check --tree t $fl $bug $f 9.9 ex >log 2>&1 || { cat log; exit 1; }
 			test_grep "the same files as the kit" log || exit 1
 		done
 	done &&
+	echo m.patch >kit/versions/9.9/series && rm -rf ex && x --check --tree t stable-queue 9.9 ex >log &&
+	test_grep "the same files as the kit" log &&
 	test "$(treesum)" = "$before" &&
 	! ls -a . | grep -q "^\.export\."
 '
@@ -143,18 +153,21 @@ test_expect_success 'bad input is one line, exit 2, and writes nothing' '
 
 test_expect_success '--verify: each format'"'"'s rules, read back, fail on a broken export, a line a failure' '
 	fixture && x --tree t --flavour hardened debian 9.9 deb >/dev/null && x --tree t --bug 9 android 9.9 and >/dev/null &&
-	x --tree t --bug bsc#9 suse 9.9 sus >/dev/null && x --tree t stable-queue 9.9 sq >/dev/null &&
+	x --tree t --bug bsc#9 suse 9.9 sus >/dev/null &&
 	p=deb/debian/patches/bugfix/all/ext4-shared-blocks/m.patch &&
 	sed -i "s/^Origin: backport/Origin: downstream/" $p && test_must_fail 1 x --verify debian deb 2>err &&
 	test_grep "Origin: .downstream. is not upstream, backport, vendor or other" err && test $(wc -l <err) = 1 &&
-	sed -i "s/^Origin: downstream/Origin: backport/; s/^Last-Update: .*/Last-Update: 5 Oct 2020/" $p &&
+	sed -i "s/^Origin: downstream/Origin: backport/; s/^\(Forwarded: .*\)/\1\nLast-Update: 5 Oct 2020/" $p &&
 	test_must_fail 1 x --verify debian deb 2>err && test_grep "Last-Update" err &&
-	sed -i "s/^Last-Update: .*/Last-Update: 2020-10-05/; s/^Forwarded: .*/Forwarded: maybe/" $p &&
-	test_must_fail 1 x --verify debian deb 2>err && test_grep "Forwarded: .maybe." err &&
-	sed -i "s/^Forwarded: maybe/Forwarded: no\nForwarded: no/" $p &&
+	sed -i "s/^Last-Update: .*/Last-Update: 2020-10-05/; s/^Forwarded: .*/Forwarded: sent to the list/" $p &&
+	x --verify debian deb >/dev/null &&
+	sed -i "s/^Forwarded: .*/Forwarded: /" $p && test_must_fail 1 x --verify debian deb 2>err && test_grep "Forwarded: empty" err &&
+	sed -i "s/^Forwarded: .*/Forwarded: no\nForwarded: no/" $p &&
 	test_must_fail 1 x --verify debian deb 2>err && test_grep "given 2 times" err &&
+	rm -rf deb && x --tree t --flavour hardened debian 9.9 deb >/dev/null && sed -i "s/^Origin: backport, /Origin: /" $p &&
+	grep -q "^Origin: https://" $p && x --verify debian deb >/dev/null &&
 	sed -i "/^Change-Id:/d" and/android/0003-ANDROID-ext4-the-kit-s-fix.patch && test_must_fail 1 x --verify android and 2>err &&
-	test_grep "0003-ANDROID.*does not end with Bug" err && test $(wc -l <err) = 1 &&
+	test_grep "0003-ANDROID.*no .Change-Id: I<40 hex>. in its last paragraph" err && test $(wc -l <err) = 1 &&
 	sed -i "/^(cherry picked/d" and/android/0001-BACKPORT-ext4-mainline-fix.patch && test_must_fail 1 x --verify android and 2>err &&
 	test_grep "BACKPORT without" err &&
 	sed -i "s/^Subject: \[PATCH\] FROMLIST: /Subject: [PATCH] /" and/android/0002-FROMLIST-Fix-a-posted-thing.patch &&
@@ -163,8 +176,11 @@ test_expect_success '--verify: each format'"'"'s rules, read back, fail on a bro
 	test_grep "without a Git-commit" err &&
 	sed -i "s/^Patch-mainline: Never, .*/Patch-mainline: Never/" sus/suse/patches.suse/k2.patch && test_must_fail 1 x --verify suse sus 2>err &&
 	test_grep "k2.patch: Patch-mainline: .Never." err &&
+	echo m.patch >kit/versions/9.9/series && x --tree t stable-queue 9.9 sq >/dev/null && x --verify stable-queue sq &&
 	sed -i "s/^Subject: /Subject: [PATCH] /" sq/queue-9.9/m.patch && test_must_fail 1 x --verify stable-queue sq 2>err &&
-	test_grep "keeps a \[PATCH\] prefix" err
+	test_grep "keeps a \[PATCH\] prefix" err &&
+	sed -i "s/^commit $SHA upstream\.\$/Some text./" sq/queue-9.9/m.patch && test_must_fail 1 x --verify stable-queue sq 2>err &&
+	test_grep "not in mainline" err
 '
 
 test_expect_success '--check fails, exit 1, OUT not made, when the stack does not apply to the tree' '

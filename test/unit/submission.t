@@ -29,7 +29,9 @@ fixture() {
 	rm -rf kit t res sub repo && mkdir -p kit/common/upstream kit/versions/9.9 kit/test t/fs/ext4 t/scripts res &&
 	cp -rp "$TOP/build" kit/ && cp -rp "$TOP/test/report" kit/test/ &&
 	echo "as posted" >kit/common/upstream/B-posted.patch && echo "the kit's" >kit/common/upstream/X-kit.patch &&
-	printf "B-posted.patch\tposted\thttps://lists.example/ext4/1\nX-kit.patch\tkit\t-\n" >kit/common/upstream/provenance &&
+	printf "commit 0123456789abcdef0123456789abcdef01234567\n\next4: the commit it fixes\n" >kit/common/upstream/A-0123456789ab-fixed.patch &&
+	printf "A-0123456789ab-fixed.patch\tmainline\tv9.8-rc1\nB-posted.patch\tposted\thttps://lists.example/ext4/1\nX-kit.patch\tkit\t-\n" \
+		>kit/common/upstream/provenance &&
 	printf "^WARNING: Prefer explained things\tbecause the fixture says so\n" >kit/common/upstream/checkpatch-explained &&
 	mail "Poster <p@example.org>" "[PATCH] Fix a posted thing" "The posted message.
 
@@ -88,11 +90,13 @@ test_expect_success SENDEMAIL 'the v2 series: the posted fix by its author, Fixe
 	! grep -q "Not upstream\|^Original:\|^\[ 9.9" $b &&
 	sed -n "/^Signed-off-by: Poster/,/^---\$/p" $b >tags &&
 	test "$(cat tags)" = "$(printf "%s\n" "Signed-off-by: Poster <p@example.org>" "Fixes: 0123456789ab (\"ext4: the commit it fixes\")" \
-		"Reviewed-by: Reviewer <r@example.org>" "Cc: stable@vger.kernel.org # 5.9+" "Signed-off-by: $WHO" ---)" &&
+		"Reviewed-by: Reviewer <r@example.org>" "Cc: stable@vger.kernel.org # 9.8+" "Signed-off-by: $WHO" ---)" &&
 	sed -n "/^---\$/,/^\$/p" $b | grep -q "^v2: rebased onto Linux 9.9.3; 9.9: moved to the new place\.$" &&
 	test_grep "^v1: https://lists.example/ext4/1$" $b &&
 	test_grep "^From: $WHO$" $k && ! grep -q "^From: ext4 backport kit" $k && ! grep -q "users.invalid\|stable@" $k &&
-	test_grep "^v2: new in this version\.$" $k
+	test_grep "^v2: new in this version\.$" $k &&
+	test "$(sed -n "/^Why the guard\.\$/,/^---\$/p" $k)" = "$(printf "%s\n" "Why the guard." "" "Signed-off-by: $WHO" ---)"
+
 '
 
 test_expect_success SENDEMAIL 'the RFC series on top, and both cover letters: the run, the tree, checkpatch, the recipients' '
@@ -122,6 +126,25 @@ test_expect_success SENDEMAIL 'a checkpatch warning is explained beside it, or f
 	test_grep "^submission: checkpatch: FAIL: .*1 of them not explained" log && test_grep "^FAIL	checkpatch" sub/checks.txt &&
 	sed -i "s/WARNMEother/ERRME/" kit/versions/9.9/k.patch && test_must_fail 1 x >log &&
 	test_grep "checkpatch: FAIL: --strict: 1 errors" log
+'
+
+test_expect_success SENDEMAIL 'a name with parentheses from get_maintainer.pl is read whole; a line it cannot read stops' '
+	fixture && cat >t/scripts/get_maintainer.pl <<-\EOF &&
+	print "Maintainer One <m1\@example.org> (maintainer:EXT4 FILE SYSTEM)\n";
+	print "\"Reviewer Two (Corp)\" <r2\@example.org> (reviewer:EXT4 FILE SYSTEM)\n";
+	EOF
+	x >log && test_grep "^Cc: \"Reviewer Two (Corp)\" <r2@example.org>$" sub/v2/v2-0000-cover-letter.patch &&
+	echo "print \"odd\@line\n\";" >>t/scripts/get_maintainer.pl && test_must_fail 2 x 2>err && test_grep "cannot read .odd@line." err &&
+	test "$(ls -a | grep -c "^\.submission\.")" = 0
+'
+
+test_expect_success 'a folder or repository it did not make is never replaced; a failure half way leaves nothing' '
+	fixture && mkdir -p mine && echo keep >mine/keep && test_must_fail 2 kit/build/tools/submission --tree t --series 9.9 \
+		--results res/results.json --repo repo mine 2>err && test_grep "this tool did not make it" err && test -e mine/keep &&
+	git init -q theirs && test_must_fail 2 kit/build/tools/submission --tree t --series 9.9 \
+		--results res/results.json --repo theirs sub 2>err && test_grep "this tool did not make it" err && test -d theirs/.git &&
+	echo "print \"nothing\n\";" >t/scripts/checkpatch.pl && test_must_fail 2 x 2>err && test_grep "gave no totals" err &&
+	test ! -e sub && test "$(ls -a | grep -c "^\.submission\.")" = 0 && test "$(ls -a repo/.. | grep -c "^\.repo\.")" = 0
 '
 
 test_expect_success 'a patch git am cannot apply fails the am check, exit 1' '
