@@ -198,26 +198,29 @@ def patch_applies(dest: str, path: str, dry: bool) -> bool:
     return subprocess.run(argv, cwd=dest, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0
 
 
-def choose_forms(stack: str, entries: List[List[str]], tree: Optional[str], work: str) -> List[str]:
-    """One patch an entry: the only one, or (with a tree) the first form
-    that applies after the entries before it."""
+def choose_forms(kit: str, stack: str, entries: List[List[str]], tree: Optional[str], work: str) -> List[str]:
+    """One patch an entry: the only one, or (with a tree) the form the
+    kit's own kernels take, build/lib.sh's resolve_series: the first that
+    applies at zero fuzz after the entries before it.  A chosen form that
+    does not apply (none of the entry's does) is bad input."""
     if all(len(e) == 1 for e in entries):
         return [e[0] for e in entries]
     if not tree:
         e = next(e for e in entries if len(e) > 1)
         raise Bad(f"{stack}: an entry has forms ({' | '.join(e)}); give --tree (make: TREE=) "
                   "so the export takes the one that applies")
+    rc, out = run(["sh", "-c", 'top=$1; . "$top/build/lib.sh"; resolve_series "$2" "$3" "$4"', "sh",
+                   kit, os.path.abspath(stack), "\n".join(" ".join(e) for e in entries), os.path.abspath(tree)], work)
+    chosen = out.split()
+    if rc != 0 or len(chosen) != len(entries):
+        raise Bad(f"{stack}: cannot choose its forms for {tree}: {out.strip()[-200:]}")
     files = [f for e in entries for p in e for f in touched(read(os.path.join(stack, p)))]
     dest = os.path.join(work, "choose")
     scratch_tree(tree, files, dest)
-    chosen = []
-    for e in entries:
-        form = next((p for p in e if patch_applies(dest, os.path.join(stack, p), True)), None)
-        if form is None:
+    for e, form in zip(entries, chosen):
+        if not patch_applies(dest, os.path.join(stack, form), False):
             raise Bad(f"{stack}: no form of '{' | '.join(e)}' applies to {tree} at zero fuzz "
                       "(build/tools/apply --dry-run says why)")
-        patch_applies(dest, os.path.join(stack, form), False)
-        chosen.append(form)
     return chosen
 
 
