@@ -6,7 +6,8 @@
 #   make matrix [VERSIONS=...] [FLAVOURS=...] [CORPUS=] [SANITIZE=1] [GATES=1] [FSTESTS=1] [SHARD=I/N] [JOBS=N]
 #   make gates | check | check-unit | check-farm | ci-local
 #   make report [FROM="DIR..."] | fuzz | fstests SERIES=X.Y | plan
-#   make apply TREE=... | export FORMAT=... SERIES=X.Y OUT=... | submission | review | bump SERIES=X.Y | clean-results
+#   make apply TREE=... | export FORMAT=... SERIES=X.Y OUT=... | submission | fstests-submission KIT_FSTESTS=...
+#   make review | bump SERIES=X.Y | clean-results
 #
 # One program plans, make runs.  What a run is (its series, variants,
 # kernels and their keys, boots, gates, fstests, shards) is computed by
@@ -47,7 +48,7 @@ all: matrix
 # planner only when given, so that its defaults are the planner's.  (Taken
 # here, before the plan defines VERSIONS and the others as it reads them.)
 PLAN_SETTINGS := RESULTS KIT_CACHE KIT_BUILD VERSIONS FLAVOURS SANITIZE CORPUS SHARD GATES \
-	GATES_CONFIG GATES_ALLMOD FSTESTS KIT_FSTESTS FUZZ_SERIES
+	GATES_CONFIG GATES_ALLMOD FSTESTS KIT_FSTESTS FST_TESTS FUZZ_SERIES
 # Every variable of make's command line goes too: one may name a series'
 # tree (KIT_SRC_X_Y, or the source.tree.env of matrix.yaml), and $(shell)
 # does not see them in its environment.  (Single-quoted for the shell.)

@@ -305,10 +305,10 @@ static char *abspath(const char *path)
 /* ---- the settings of a run ---- */
 
 enum { RESULTS, KIT_CACHE, KIT_BUILD, VERSIONS, FLAVOURS, SANITIZE, CORPUS, SHARD, GATES,
-       GATES_CONFIG, GATES_ALLMOD, FSTESTS, KIT_FSTESTS, FUZZ_SERIES, NSETTINGS };
+       GATES_CONFIG, GATES_ALLMOD, FSTESTS, KIT_FSTESTS, FST_TESTS, FUZZ_SERIES, NSETTINGS };
 static const char *const setting_names[NSETTINGS] = {
 	"RESULTS", "KIT_CACHE", "KIT_BUILD", "VERSIONS", "FLAVOURS", "SANITIZE", "CORPUS", "SHARD",
-	"GATES", "GATES_CONFIG", "GATES_ALLMOD", "FSTESTS", "KIT_FSTESTS", "FUZZ_SERIES",
+	"GATES", "GATES_CONFIG", "GATES_ALLMOD", "FSTESTS", "KIT_FSTESTS", "FST_TESTS", "FUZZ_SERIES",
 };
 static char *mk(const char *text);
 static const char *set[NSETTINGS];	/* NULL: not given (its default) */
@@ -791,13 +791,28 @@ static struct words file_words(const char *path, int first)
 	return w;
 }
 
-/* test/fstests/list less the series' expunges. */
+/* The tests each fstests kernel runs: FST_TESTS when given (make
+ * fstests-submission's, a test a word, DIR/NAME), else test/fstests/list;
+ * less the series' expunges. */
 static char *fst_tests(struct planned *p)
 {
-	struct words all_t = file_words("test/fstests/list", 0), t = { 0 }, ex;
+	struct words all_t, t = { 0 }, ex;
 	char *path = fmt("test/fstests/expunges/%s", p->s->name);
 	int i;
 
+	if (set[FST_TESTS]) {
+		all_t = split(set[FST_TESTS], 1);
+		for (i = 0; i < all_t.n; i++) {
+			const char *slash = strchr(all_t.w[i], '/');
+
+			if (!slash || slash == all_t.w[i] || !slash[1] || strchr(slash + 1, '/'))
+				refuse("FST_TESTS: '%s' is not a test of fstests (DIR/NAME, e.g. ext4/002)", all_t.w[i]);
+		}
+		if (!all_t.n)
+			refuse("FST_TESTS: names no test; leave it unset for test/fstests/list");
+	} else {
+		all_t = file_words("test/fstests/list", 0);
+	}
 	ex = file_words(path, 1);
 	for (i = 0; i < all_t.n; i++)
 		if (!has(&ex, all_t.w[i]))
@@ -1235,9 +1250,15 @@ static void mk_fstests(struct planned *p)
 	const char *r = setting(RESULTS), *s = p->s->name;
 	char *verdict = fmt("%s/%s/fstests/verdict.json", r, s), *tests = fst_tests(p);
 	char *root_img = fst_root(), *ex = fmt("test/fstests/expunges/%s", s);
+	char *list = fmt("%s/fstests/%s.tests", setting(KIT_BUILD), s);
 	int i;
 
 	printf("\n# %s: fstests, each variant's kernel with test/fstests/kernel.config\n", s);
+	/* The tests a run makes (FST_TESTS or the list, less expunges), in a
+	 * file rewritten only when they change: a run of other tests is
+	 * another run. */
+	member("FST_LISTS", list);
+	tvar(list, "tests", "%s", tests);
 	for (i = 0; i < g.n; i++) {
 		char *v = fmt("%s-fstests", g.w[i]), *k = kernel(p, v);
 		char *t = fmt("%s/%s/fstests/%s/fstests.tsv", r, s, g.w[i]);
@@ -1245,7 +1266,7 @@ static void mk_fstests(struct planned *p)
 
 		mk_kernel(p, v);
 		member("FST_RUNS", t);
-		prereq(t, "%s %s", k, root_img);
+		prereq(t, "%s %s %s", k, root_img, list);
 		if (exists(ex))
 			prereq(t, "%s", ex);
 		prereq(verdict, "%s", t);
@@ -1270,6 +1291,7 @@ static void mk_fstests(struct planned *p)
 	free(tests);
 	free(root_img);
 	free(ex);
+	free(list);
 }
 
 static void print_mk(void)
@@ -1285,7 +1307,7 @@ static void print_mk(void)
 	       "override KERNEL_NAMES :=\noverride BOOTS :=\noverride VERDICTS :=\noverride CORPUS_BOOTS :=\n"
 	       "override CORPUS_VERDICTS :=\noverride GATE_KEYS :=\noverride GATES_BUILD :=\n"
 	       "override GATES_CHECKPATCH :=\noverride GATES_SHIPPED :=\noverride FST_RUNS :=\n"
-	       "override FST_VERDICTS :=\noverride CELLS :=\noverride KIND_CONFIGS :=\noverride FUZZ_KERNELS :=\n");
+	       "override FST_VERDICTS :=\noverride FST_LISTS :=\noverride CELLS :=\noverride KIND_CONFIGS :=\noverride FUZZ_KERNELS :=\n");
 	for (i = 0; i < nall; i++)
 		add(&names, all[i].name);
 	printf("SERIES_ALL := %s\n", joined(&names));

@@ -6,8 +6,9 @@
 # a stack in a distribution's format (make export: build/tools/export, OUT/),
 # the upstream submission from the newest series' tree and the run's
 # results.json (make submission: build/tools/submission,
-# RESULTS/submission/, its repository in KIT_CACHE/submission/).
-.PHONY: review apply bump export submission
+# RESULTS/submission/, its repository in KIT_CACHE/submission/), and the
+# kit's own fstests as fstests takes new tests (make fstests-submission).
+.PHONY: review apply bump export submission fstests-submission
 
 review: | $(call deps,stacks report)
 	@fl=$$(for s in $$(build/matrix list matrix.yaml); do build/matrix variants matrix.yaml $$s; done | tr ' ' '\n' | \
@@ -55,3 +56,20 @@ submission: $(if $(SUBMIT_TREE),$(SUBMIT_TREE).stamp) | $(call deps,submission r
 	@mkdir -p $(RESULTS)/maintain $(KIT_CACHE)/submission
 	@$(call vanilla_then,$(SUBMIT),$(SUBMIT_TREE)) build/tools/submission --tree $(SUBMIT_TREE) --series $(SUBMIT) \
 	  --results $(RESULTS)/results.json --repo $(KIT_CACHE)/submission/$(notdir $(SUBMIT_TREE)) $(RESULTS)/submission
+
+# The kit's own fstests as patches to the fstests tree KIT_FSTESTS names
+# (build/tools/fstests-submission: RESULTS/submission/fstests/, and a copy
+# of that tree with them applied, KIT_CACHE/submission/fstests-applied),
+# then held to fstests' own check in a run of their own: SUBMIT's series,
+# each variant's fstests kernel on that copy, those tests alone, no corpus
+# (RESULTS/submission/fstests-run/).  Each must fail on vanilla and pass on
+# every variant (fstests-submission --verify reads that run's results.json).
+FST_SUBMIT_COPY = $(KIT_CACHE)/submission/fstests-applied
+fstests-submission: | $(call deps,submission report)
+	@test -n $(call sq,$(KIT_FSTESTS)) || { echo "make fstests-submission: $(FST_NONE)" >&2; exit 2; }
+	@test -n "$(SUBMIT_TREE)" || { echo "make fstests-submission: SERIES=$(SUBMIT) is not a series this run has a tree of" >&2; exit 2; }
+	@mkdir -p $(RESULTS)/submission $(KIT_CACHE)/submission
+	@build/tools/fstests-submission --tree $(call sq,$(KIT_FSTESTS)) --applied $(FST_SUBMIT_COPY) $(RESULTS)/submission/fstests
+	@$(MAKE) --no-print-directory matrix VERSIONS=$(SUBMIT) FSTESTS=1 CORPUS= SHARD= KIT_FSTESTS=$(FST_SUBMIT_COPY) \
+	  FST_TESTS="$$(cat $(RESULTS)/submission/fstests/tests)" RESULTS=$(RESULTS)/submission/fstests-run || :
+	@build/tools/fstests-submission --verify $(RESULTS)/submission/fstests $(RESULTS)/submission/fstests-run/results.json $(SUBMIT)

@@ -10,6 +10,7 @@ import os
 import re
 import shutil
 import subprocess
+import textwrap
 from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 TAG = re.compile(r"^([A-Za-z][A-Za-z0-9-]*): (.*)$")
@@ -347,3 +348,58 @@ def author_of(p: "Patch", who: str) -> str:
     """The author a patch leaves the kit with: the kit's own patches
     (an .invalid address, which no one can answer) are the sender's."""
     return who if INVALID.search(p.author) else p.author
+
+
+# --- mail as git writes it --------------------------------------------------
+
+# The scratch repositories' commits have fixed names and dates, so they are
+# the same on every machine.
+COMMITTER = {"GIT_COMMITTER_NAME": "ext4 backport kit", "GIT_COMMITTER_EMAIL": "submission@invalid",
+             "GIT_COMMITTER_DATE": "2000-01-01T00:00:00Z"}
+
+
+def git(args: Sequence[str], cwd: str, extra: dict = None) -> Tuple[int, str]:
+    env = clean_env()
+    env.update(COMMITTER)
+    env.update({"GIT_AUTHOR_NAME": "ext4 backport kit", "GIT_AUTHOR_EMAIL": "submission@invalid",
+                "GIT_AUTHOR_DATE": "2000-01-01T00:00:00Z"})
+    env.update(extra or {})
+    return run(["git"] + list(args), cwd, env)
+
+
+def must(rc_out: Tuple[int, str], what: str) -> str:
+    rc, out = rc_out
+    if rc != 0:
+        raise Bad(f"{what}: {' / '.join(out.strip().splitlines()[-3:])}")
+    return out
+
+
+def maintainers(tree: str, script: str, patches: Sequence[str]) -> Tuple[List[str], List[str]]:
+    """To: (the maintainers) and Cc: (everyone else) that the tree's
+    get_maintainer.pl (SCRIPT, a path in TREE) gives for PATCHES."""
+    rc, out = run(["perl", script, "--no-git", "--no-git-fallback", "--rolestats"]
+                  + list(patches), tree)
+    if rc != 0:
+        raise Bad(f"{tree}/{script} failed: {' / '.join(out.strip().splitlines()[-2:])}")
+    to, cc = [], []
+    for line in out.splitlines():
+        # 'NAME <ADDR> (ROLE)'; a name may hold parentheses, a role not.
+        m = re.match(r"^(.*\S)\s+\(([^()]*)\)$", line.strip())
+        if "@" not in line:
+            continue
+        if not m or "@" not in m.group(1):
+            raise Bad(f"{tree}/{script}: cannot read '{line.strip()}'")
+        (to if m.group(2).startswith("maintainer") else cc).append(m.group(1))
+    return to, cc
+
+
+def wrap(text: str, width: int = 72) -> str:
+    return "\n".join(textwrap.wrap(text, width, break_on_hyphens=False, break_long_words=False))
+
+
+def send_dry(files: Sequence[str], who: str, cwd: str) -> Tuple[bool, str]:
+    """git send-email --dry-run over FILES: whether every mail rendered."""
+    rc, out = run(["git", "send-email", "--dry-run", "--confirm=never", "--no-validate", "--quiet",
+                   "--from=" + who, "--smtp-server=/bin/false", "--suppress-cc=all"] + list(files), cwd)
+    n = len(re.findall(r"^Dry-Sent ", out, re.M))
+    return rc == 0 and n == len(files), out if rc else f"{n} of {len(files)} mails rendered"

@@ -217,4 +217,35 @@ test_expect_success 'variants that ran tests vanilla did not, or no kernel named
 	variant patched a/1:pass && rm j/patched/kernel &&
 	test_must_fail 2 judge-fstests 9.9 j none vanilla patched 2>err && test_grep "j/patched/kernel: missing" err
 '
+# A built fstests tree (stand-ins for what fstests-rootfs looks for) and a
+# stand-in mmdebstrap that writes a root filesystem of one file.
+rootfs_fixture() {
+	rm -rf ft bin rc root.img* && mkdir -p ft/common ft/ltp ft/src ft/tools ft/tests/ext4 bin rc &&
+	printf "#!/bin/bash\n" >ft/check && printf "_exit() { exit; }\n" >ft/common/rc &&
+	printf "#!/bin/sh\n" >ft/ltp/fsstress && printf "#!/bin/sh\n" >ft/src/godown &&
+	printf "#!/bin/sh\nls >\"\$1\"\n" >ft/tools/mkgroupfile &&
+	chmod 755 ft/check ft/ltp/fsstress ft/src/godown ft/tools/mkgroupfile &&
+	cat >bin/mmdebstrap <<-\EOF &&
+	#!/bin/sh
+	for a; do case $a in *.part) out=$a ;; esac; done
+	mkdir -p "$out.d" && echo "base 1" >"$out.d/kit-packages" && tar -C "$out.d" -cf "$out" . && rm -rf "$out.d"
+	EOF
+	chmod 755 bin/mmdebstrap
+}
+rootfs() { PATH="$PWD/bin:$PATH" KIT_CACHE="$PWD/rc" KIT_HOST_CODENAME=bookworm fstests-rootfs ft root.img; }
+
+test_expect_success 'fstests-rootfs keeps an image of the same tree and kit, time and all; a tree file changed makes it again' '
+	rootfs_fixture && rootfs >log && test_grep "root filesystem ready" log && test -s root.img &&
+	touch -d @1000000000 root.img && rootfs >log && test_grep "root filesystem up to date" log &&
+	test "$(stat -c %Y root.img)" = 1000000000 &&
+	echo "# changed" >>ft/common/rc && rootfs >log && test_grep "root filesystem ready" log &&
+	test "$(stat -c %Y root.img)" != 1000000000
+'
+
+test_expect_success 'fstests-rootfs refuses a tree whose common/ has no _exit (before v2025.04.13), naming it' '
+	rootfs_fixture && echo "# none" >ft/common/rc &&
+	test_must_fail rootfs 2>err && test ! -e root.img &&
+	test_grep "ft: its common/ has no _exit (fstests before v2025.04.13); the kit.s tests need v2025.04.13 or later" err
+'
+
 test_done
