@@ -41,9 +41,12 @@ static void usage(void)
 		"  mk FILE                        the matrix as make variables\n"
 		"  list FILE                      the series names, one a line\n"
 		"  check FILE                     validate only\n"
-		"  get FILE SERIES KEY            one field (KEY: verified, oldest, stack, fixes.A,\n"
+		"  get FILE SERIES KEY            one field (KEY: verified, stack, fixes.A,\n"
 		"                                 source.debian.version, ...); exit 1 if absent\n"
 		"  variants FILE SERIES           vanilla, patched, then each flavour\n"
+		"  trees FILE SERIES              the real trees its stacks were tried on:\n"
+		"                                 RELEASE<TAB>APPLIED<TAB>BOOTED<TAB>FROM a line,\n"
+		"                                 variants comma-separated, - for none\n"
 		"  hash FILE SERIES VARIANT       the stack's identity for that variant\n"
 		"  expect FILE SERIES CASE VARIANT  the expected verdict file of a cell\n"
 		"  expects FILE SERIES VARIANT CASE...  the same for many cases of one\n"
@@ -632,6 +635,94 @@ static void expect_overrides(enum mode m, struct series *s, yaml_node_t *ex)
 	}
 }
 
+/* The sublevel of RELEASE as a release of SERIES ("5.10.160" of 5.10:
+ * 160), or -1. */
+static long sublevel_of(const char *series, const char *release)
+{
+	size_t n = strlen(series);
+	const char *p = release + n + 1;
+	char *end;
+	long v;
+
+	if (strncmp(release, series, n) || release[n] != '.' || *p < '0' || *p > '9')
+		return -1;
+	v = strtol(p, &end, 10);
+	return *end ? -1 : v;
+}
+
+/* A list of the series' variants other than vanilla (patched, a flavour),
+ * each once; their number. */
+static int tree_variants(struct series *s, yaml_node_t *l, const char *what, const char **got, int max)
+{
+	yaml_node_item_t *it;
+	char names[512];
+	int n = 0, i;
+
+	if (l->type != YAML_SEQUENCE_NODE || l->data.sequence.items.top == l->data.sequence.items.start)
+		die_at(l, "%s must be a list of variants, e.g. [patched, hardened]", what);
+	for (it = l->data.sequence.items.start; it < l->data.sequence.items.top; it++) {
+		const char *v = word(node(*it), what);
+
+		if (!variant_of(s, v) || !strcmp(v, "vanilla")) {
+			variant_names(s, names, sizeof(names));
+			die_at(node(*it), "%s: '%s' is not a stack of %s (%s, vanilla aside)", what, v, s->name, names);
+		}
+		for (i = 0; i < n; i++)
+			if (!strcmp(got[i], v))
+				die_at(node(*it), "%s: '%s' given twice", what, v);
+		if (n == max)
+			die_at(node(*it), "%s: more than %d variants", what, max);
+		got[n++] = v;
+	}
+	return n;
+}
+
+/* trees: the real trees a series' stacks were tried on, each
+ * {release: X.Y.Z, from: where the tree came from, applied: [VARIANT...]
+ * (build/tools/apply took the stack, then undid it byte for byte),
+ * booted: [VARIANT...] (the matrix built and booted it from that tree),
+ * optional}.  What is booted was applied.  With OUT, the list is printed
+ * (the trees query). */
+static void trees(struct series *s, yaml_node_t *l, FILE *out)
+{
+	static const char *const keys[] = { "release", "from", "applied", "booted", NULL };
+	yaml_node_item_t *it;
+
+	if (l->type != YAML_SEQUENCE_NODE)
+		die_at(l, "trees must be a list of {release, from, applied[, booted]}");
+	for (it = l->data.sequence.items.start; it < l->data.sequence.items.top; it++) {
+		yaml_node_t *t = node(*it), *b;
+		const char *release, *from, *applied[MAX_VARIANTS], *booted[MAX_VARIANTS];
+		int na, nb = 0, i, j;
+
+		want_mapping(t, "a tree");
+		check_keys(t, "tree", keys);
+		release = word(need(t, "release", "tree"), "release");
+		if (sublevel_of(s->name, release) < 0)
+			die_at(need(t, "release", "tree"), "release: '%s' is not a release of %s (%s.N)",
+			       release, s->name, s->name);
+		from = scalar(need(t, "from", "tree"), "from");
+		na = tree_variants(s, need(t, "applied", "tree"), "applied", applied, MAX_VARIANTS);
+		if ((b = get(t, "booted")))
+			nb = tree_variants(s, b, "booted", booted, MAX_VARIANTS);
+		for (i = 0; i < nb; i++) {
+			for (j = 0; j < na && strcmp(applied[j], booted[i]); j++)
+				;
+			if (j == na)
+				die_at(b, "booted: '%s' is not among applied: a tree booted with a stack took it", booted[i]);
+		}
+		if (!out)
+			continue;
+		fprintf(out, "%s\t", release);
+		for (i = 0; i < na; i++)
+			fprintf(out, "%s%s", i ? "," : "", applied[i]);
+		fprintf(out, "\t");
+		for (i = 0; i < nb; i++)
+			fprintf(out, "%s%s", i ? "," : "", booted[i]);
+		fprintf(out, "%s\t%s\n", nb ? "" : "-", from);
+	}
+}
+
 const char *corpus_field(const char *key)
 {
 	yaml_node_t *n;
@@ -810,13 +901,13 @@ int main(int argc, char **argv)
 {
 	static const char *const top_keys[] = { "series", "corpus", NULL };
 	static const char *const s_keys[] = {
-		"name", "source", "stack", "fixes", "verified", "oldest", "expect", NULL
+		"name", "source", "stack", "fixes", "verified", "trees", "expect", NULL
 	};
 	static const char *const fix_keys[] = { "A", "B", NULL };
 	static const struct { const char *name; int nargs; enum mode m; } cmds[] = {
 		{ "mk", 0, MODE_MK }, { "list", 0, MODE_LIST }, { "check", 0, MODE_CHECK },
 		{ "get", 2, MODE_QUERY }, { "variants", 1, MODE_QUERY }, { "hash", 2, MODE_QUERY },
-		{ "expect", 3, MODE_QUERY }, { "set-version", 2, MODE_QUERY },
+		{ "expect", 3, MODE_QUERY }, { "set-version", 2, MODE_QUERY }, { "trees", 1, MODE_QUERY },
 		{ "series", 0, MODE_QUERY },
 		/* (a negative count: at least that many) */
 		{ "expects", -3, MODE_QUERY }, { "plan", -1, MODE_QUERY },
@@ -927,8 +1018,8 @@ int main(int argc, char **argv)
 
 		if ((v = get(sn, "verified")))
 			out(m, name, "verified", word(v, "verified"));
-		if ((v = get(sn, "oldest")))
-			out(m, name, "oldest", word(v, "oldest"));
+		if ((v = get(sn, "trees")))
+			trees(s, v, NULL);
 		if ((v = get(sn, "expect")))
 			expect_overrides(m, s, v);
 		if (m == MODE_LIST)
@@ -970,6 +1061,12 @@ int main(int argc, char **argv)
 			printf("%s\t", args[i]);
 			rc = expect_of(s, args[i], args[1]);
 		}
+	} else if (!strcmp(cmd, "trees")) {
+		struct series *s = find_series(args[0]);
+		yaml_node_t *t = get(s->node, "trees");
+
+		if (t)
+			trees(s, t, stdout);
 	} else if (!strcmp(cmd, "plan")) {
 		rc = plan_main(args);
 	} else if (!strcmp(cmd, "set-version")) {

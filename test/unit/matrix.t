@@ -68,12 +68,31 @@ test_expect_success 'get reads one field by its path; an absent one exits 1' '
 	test_must_fail 1 $BIN/matrix get m.yaml 6.1 verified >out && test ! -s out &&
 	test_must_fail 2 $BIN/matrix get m.yaml 9.9 verified 2>err && test_grep "no series .9.9." err
 '
-test_expect_success 'oldest is a release word, read by get and made a make variable' '
-	good && printf "    oldest: 6.1.6\n" >>m.yaml && $BIN/matrix check m.yaml &&
-	test "$($BIN/matrix get m.yaml 6.1 oldest)" = 6.1.6 &&
-	$BIN/matrix mk m.yaml >mk && test_grep "^S_6.1_oldest := 6.1.6$" mk &&
-	good && printf "    oldest: [6.1.6]\n" >>m.yaml && test_must_fail 2 $BIN/matrix check m.yaml 2>err &&
-	test_grep "oldest" err
+test_expect_success 'trees: each tree a release of the series, where it came from, the stacks applied and booted' '
+	good && echo "hardened.patch" >versions/6.1/series.hardened && echo H >versions/6.1/hardened.patch &&
+	cat >>m.yaml <<-\Y &&
+	    trees:
+	      - {release: 6.1.25, from: "a vendor tree (x/y, 0123)", applied: [patched, hardened]}
+	      - {release: 6.1.192, from: "Debian, the matrix.s own", applied: [patched, hardened], booted: [hardened]}
+	Y
+	$BIN/matrix check m.yaml && $BIN/matrix trees m.yaml 6.1 >t &&
+	printf "6.1.25\tpatched,hardened\t-\ta vendor tree (x/y, 0123)\n6.1.192\tpatched,hardened\thardened\tDebian, the matrix.s own\n" >want &&
+	test_cmp want t
+'
+
+test_expect_success 'trees: a release of another series, an unknown or vanilla stack, or a boot without its apply is refused' '
+	for edit in "s/release: 6.1.25/release: 6.10.1/" "s/applied: \[patched, hardened\]}/applied: [patched, mine]}/" \
+		"s/applied: \[patched, hardened\]}/applied: [vanilla]}/" "s/booted: \[hardened\]/booted: [hardened, hardened]/" \
+		"s/, applied: \[patched, hardened\], booted/, applied: [patched], booted/"; do
+		good && echo "hardened.patch" >versions/6.1/series.hardened && echo H >versions/6.1/hardened.patch &&
+		cat >>m.yaml <<-\Y &&
+		    trees:
+		      - {release: 6.1.25, from: "a vendor tree", applied: [patched, hardened]}
+		      - {release: 6.1.192, from: "Debian", applied: [patched, hardened], booted: [hardened]}
+		Y
+		sed -i "$edit" m.yaml && test_must_fail 2 $BIN/matrix check m.yaml 2>err || return 1
+	done &&
+	test_grep "booted: .hardened. is not among applied" err
 '
 test_expect_success 'variants come from the stack: series, then each series.FLAVOUR' '
 	good && test "$($BIN/matrix variants m.yaml 6.1)" = "vanilla patched" &&
