@@ -48,7 +48,7 @@ all: matrix
 # planner only when given, so that its defaults are the planner's.  (Taken
 # here, before the plan defines VERSIONS and the others as it reads them.)
 PLAN_SETTINGS := RESULTS KIT_CACHE KIT_BUILD VERSIONS FLAVOURS SANITIZE CORPUS SHARD GATES \
-	GATES_CONFIG GATES_ALLMOD FSTESTS KIT_FSTESTS FST_TESTS FUZZ_SERIES
+	GATES_CONFIG GATES_ALLMOD GATES_SHIPPED FSTESTS KIT_FSTESTS FST_TESTS FUZZ_SERIES
 # Every variable of make's command line goes too: one may name a series'
 # tree (KIT_SRC_X_Y, or the source.tree.env of matrix.yaml), and $(shell)
 # does not see them in its environment.  (Single-quoted for the shell.)

@@ -305,10 +305,10 @@ static char *abspath(const char *path)
 /* ---- the settings of a run ---- */
 
 enum { RESULTS, KIT_CACHE, KIT_BUILD, VERSIONS, FLAVOURS, SANITIZE, CORPUS, SHARD, GATES,
-       GATES_CONFIG, GATES_ALLMOD, FSTESTS, KIT_FSTESTS, FST_TESTS, FUZZ_SERIES, NSETTINGS };
+       GATES_CONFIG, GATES_ALLMOD, GATES_SHIPPED, FSTESTS, KIT_FSTESTS, FST_TESTS, FUZZ_SERIES, NSETTINGS };
 static const char *const setting_names[NSETTINGS] = {
 	"RESULTS", "KIT_CACHE", "KIT_BUILD", "VERSIONS", "FLAVOURS", "SANITIZE", "CORPUS", "SHARD",
-	"GATES", "GATES_CONFIG", "GATES_ALLMOD", "FSTESTS", "KIT_FSTESTS", "FST_TESTS", "FUZZ_SERIES",
+	"GATES", "GATES_CONFIG", "GATES_ALLMOD", "GATES_SHIPPED", "FSTESTS", "KIT_FSTESTS", "FST_TESTS", "FUZZ_SERIES",
 };
 static char *mk(const char *text);
 static const char *set[NSETTINGS];	/* NULL: not given (its default) */
@@ -747,16 +747,18 @@ static char *gate_key(struct planned *p)
 
 static struct words gate_kinds(struct planned *p)
 {
-	struct words k = { 0 }, ends = ends_of_ready(), cfg, allmod;
+	struct words k = { 0 }, ends = ends_of_ready(), cfg, allmod, shipped;
 
 	cfg = set[GATES_CONFIG] ? split(set[GATES_CONFIG], 0) : run_names();
 	allmod = set[GATES_ALLMOD] ? split(set[GATES_ALLMOD], 0) : ends;
+	shipped = set[GATES_SHIPPED] ? split(set[GATES_SHIPPED], 0) : run_names();
 	if (has(&cfg, p->s->name))
 		add(&k, "config");
 	if (has(&allmod, p->s->name))
 		add(&k, "allmodconfig");
 	add(&k, "checkpatch");
-	if (!strcmp(p->kind, "debian"))
+	/* (Debian's own kernel: a Debian-served series alone has one.) */
+	if (!strcmp(p->kind, "debian") && has(&shipped, p->s->name))
 		add(&k, "shipped");
 	return k;
 }

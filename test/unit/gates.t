@@ -291,12 +291,16 @@ test_expect_success 'shipped: verdicts of another guest or judge, or a guest pro
 '
 # gatesof ARGS: series:kind of each gate make plans (real matrix.yaml).
 gatesof() {
-	env -u GATES_CONFIG make -C "$TOP" -s plan KIT_CACHE="$trash/kc" RESULTS="$trash/r" VERSIONS="5.10 6.1 7.3" GATES=1 GATES_ALLMOD= "$@" >plan &&
+	env -u GATES_CONFIG -u GATES_SHIPPED make -C "$TOP" -s plan KIT_CACHE="$trash/kc" RESULTS="$trash/r" VERSIONS="5.10 6.1 7.3" GATES=1 GATES_ALLMOD= "$@" >plan &&
 	grep "^gate" plan | cut -f2,3 | tr "\t\n" ": "
 }
 test_expect_success 'GATES_CONFIG names the series of the config gate; checkpatch and shipped run on every series' '
 	test "$(gatesof GATES_CONFIG="5.10 7.3")" = "5.10:config 5.10:checkpatch 5.10:shipped 6.1:checkpatch 6.1:shipped 7.3:config 7.3:checkpatch 7.3:shipped " &&
 	test "$(gatesof)" = "5.10:config 5.10:checkpatch 5.10:shipped 6.1:config 6.1:checkpatch 6.1:shipped 7.3:config 7.3:checkpatch 7.3:shipped "
+'
+test_expect_success 'GATES_SHIPPED names the series of the shipped kernel gate, among the Debian-served ones' '
+	test "$(gatesof GATES_SHIPPED="5.10 7.3")" = "5.10:config 5.10:checkpatch 5.10:shipped 6.1:config 6.1:checkpatch 7.3:config 7.3:checkpatch 7.3:shipped " &&
+	test "$(gatesof GATES_SHIPPED=)" = "5.10:config 5.10:checkpatch 6.1:config 6.1:checkpatch 7.3:config 7.3:checkpatch "
 '
 test_expect_success 'make check runs the config gate on the oldest and the newest series' '
 	make -C "$TOP" -n check KIT_CACHE="$trash/kc" RESULTS="$trash/r" VERSIONS="5.10 6.1 7.3" >check.n 2>&1 &&
