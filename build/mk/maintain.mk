@@ -70,6 +70,7 @@ fstests-submission: | $(call deps,submission report)
 	@test -n "$(SUBMIT_TREE)" || { echo "make fstests-submission: SERIES=$(SUBMIT) is not a series this run has a tree of" >&2; exit 2; }
 	@mkdir -p $(RESULTS)/submission $(KIT_CACHE)/submission
 	@build/tools/fstests-submission --tree $(call sq,$(KIT_FSTESTS)) --applied $(FST_SUBMIT_COPY) $(RESULTS)/submission/fstests
+	@rm -f $(RESULTS)/submission/fstests-run/results.json
 	@$(MAKE) --no-print-directory matrix VERSIONS=$(SUBMIT) FSTESTS=1 CORPUS= SHARD= KIT_FSTESTS=$(FST_SUBMIT_COPY) \
 	  FST_TESTS="$$(cat $(RESULTS)/submission/fstests/tests)" RESULTS=$(RESULTS)/submission/fstests-run || :
 	@build/tools/fstests-submission --verify $(RESULTS)/submission/fstests $(RESULTS)/submission/fstests-run/results.json $(SUBMIT)

@@ -195,4 +195,12 @@ test_expect_success 'FST_TESTS: a word that is not DIR/NAME is refused, exit 2' 
 	test_grep "FST_TESTS: .ext4. is not a test of fstests (DIR/NAME" err
 '
 
+test_expect_success SENDEMAIL '--verify refuses a run older than the patches, or none, exit 2' '
+	fixture && results ext4/002 fail pass && touch -d @1000000000 res.json && submit >log &&
+	test_must_fail 2 python3 kit/build/tools/fstests-submission --verify out res.json 9.9 2>err &&
+	test_grep "res.json: no run of these patches (none, or one older than" err &&
+	test_must_fail 2 python3 kit/build/tools/fstests-submission --verify out nothing.json 9.9 2>err &&
+	! grep -q "^check	" out/checks.txt
+'
+
 test_done
