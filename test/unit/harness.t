@@ -168,4 +168,33 @@ test_expect_success 'a script run through a link, or with no trash folder, stops
 	test_must_fail 1 env TMPDIR="$trash/none" sh "$TOP/test/unit/config.t" >out 2>&1 &&
 	test_grep "^Bail out! .*config.t: no trash folder under $trash/none" out && ! grep -q "^ok" out
 '
+test_expect_success 'run-tests all: the sources and kernels are made beside the unit tests, at the lowest priority, the matrix after them' '
+	# A stand-in make logs what it is asked, when, and at which nice level;
+	# the one unit script logs its own start and end.
+	mkdir -p fakebin &&
+	cat >fakebin/make <<-EOF &&
+	#!/bin/sh
+	now() { date +%s.%N; }
+	case "\$*" in
+	*"sources kernels"*) echo "\$(now) early-start nice=\$(cut -d" " -f19 /proc/self/stat)" >>"$trash/all.log"
+		i=0; while [ ! -e "$trash/unit.started" ] && [ \$i -lt 100 ]; do sleep 0.1; i=\$((i + 1)); done
+		[ -e "$trash/unit.started" ] || echo "\$(now) early-alone" >>"$trash/all.log"
+		sleep 1; echo "\$(now) early-end" >>"$trash/all.log"; echo "early output" ;;
+	*matrix*) echo "\$(now) matrix-start" >>"$trash/all.log"; echo "1 passed, 0 failed, 0 skipped" ;;
+	*) exit 0 ;;
+	esac
+	EOF
+	chmod +x fakebin/make && : >all.log &&
+	unit u7 slow <<-T &&
+	echo "\$(date +%s.%N) unit-start" >>"$trash/all.log"; : >"$trash/unit.started"
+	echo "\$(date +%s.%N) unit-end" >>"$trash/all.log"; echo "ok 1 - slow"; echo "1..1"
+	T
+	PATH="$trash/fakebin:$PATH" RESULTS=none KIT_UNIT_DIR=u7 test_must_fail 1 run-tests all >out 2>&1 &&
+	# The kernels wait for the unit script to have started (10 s at most):
+	# made before the unit tests, they would say "early-alone".
+	sort -n all.log | cut -d" " -f2 >order &&
+	printf "early-start\nunit-start\nunit-end\nearly-end\nmatrix-start\n" >want && test_cmp want order &&
+	test_grep "early-start nice=19$" all.log &&
+	test_grep "^early output$" out && test_grep "^# the matrix starts after [0-9]* s$" out
+'
 test_done
