@@ -17,7 +17,8 @@
  * returns.
  * Facts go to "# out: " lines (the host
  * compares them with the case's expected verdict), the kernel's own
- * messages of that case to "# kmsg: " lines, all on /dev/ttyS1.  An Oops, BUG, WARNING, KASAN
+ * messages of that case to "# kmsg: " lines, all on the KTAP channel (/dev/ttyS1,
+ * or the device KIT_KTAP names).  An Oops, BUG, WARNING, KASAN
  * or panic line in the case's kernel log makes it "not ok", whatever the
  * mount returned.  Messages the kernel prints after a case's verdict and
  * before the next case starts (a late KASAN report or WARNING from work
@@ -895,18 +896,28 @@ static void load_modules(void)
 int main(void)
 {
 	static struct plan pl[MAX_CASES];
-	int n, fd;
+	char dev[64];
+	const char *ktap;
+	int n, fd, i;
 	FILE *corpus;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	mkdir("/dev", 0755);
 	if (mount("devtmpfs", "/dev", "devtmpfs", 0, NULL) && errno != EBUSY)
 		say("# mount devtmpfs: %s\n", errname(errno));
-	/* Results go to the second serial port, away from the kernel's own
-	 * console output, which would otherwise break lines apart; the console
-	 * is the fallback.  Not freopen(): a failed one closes stdout, and a
-	 * second one on the closed stream is undefined. */
-	fd = open("/dev/ttyS1", O_WRONLY);
+	/* Results go to a channel of their own, away from the kernel's own
+	 * console output, which would otherwise break lines apart: the device
+	 * KIT_KTAP names (the kernel hands init a word KIT_KTAP=hvc0 of its
+	 * command line as an environment variable; the arch's entry in
+	 * matrix.yaml says which), else the second serial port; the console
+	 * is the fallback.  Waited for like a disk: a virtio console appears
+	 * when its driver has probed.  Not freopen(): a failed one closes
+	 * stdout, and a second one on the closed stream is undefined. */
+	ktap = getenv("KIT_KTAP");
+	snprintf(dev, sizeof(dev), "/dev/%s", ktap && *ktap && !strchr(ktap, '/') ? ktap : "ttyS1");
+	for (i = 0; i < 50 && access(dev, F_OK); i++)
+		usleep(100000);
+	fd = open(dev, O_WRONLY);
 	if (fd < 0)
 		fd = open("/dev/console", O_WRONLY);
 	if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0)

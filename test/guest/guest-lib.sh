@@ -2,8 +2,18 @@
 # Shared by test/guest/run-guest (the image cases) and test/guest/run-corpus (the
 # e2fsprogs images): one bounded boot, the guest's KTAP split per item, and
 # what each planned item came to.  Callers set: out (the output folder),
-# qemu, accel, limit, stall, mem, series, variant and boot (the boot's
-# number).
+# accel, limit, stall, mem, series, variant and boot (the boot's
+# number).  The arch's emulator and channels come from the environment
+# (matrix.yaml's arches, given by the plan); unset, they are the PC's:
+#   KIT_QEMU          the emulator and its machine (qemu-system-x86_64)
+#   KIT_CONSOLE       the kernel's console device (ttyS0)
+#   KIT_CONSOLE_QEMU  QEMU's arguments that connect it to chardev "con",
+#                     the boot log (-serial chardev:con)
+#   KIT_KTAP          the device the guest writes its KTAP to (ttyS1)
+#   KIT_KTAP_QEMU     QEMU's arguments that connect it to chardev "ktap",
+#                     the KTAP file (-serial chardev:ktap)
+# (Each a word or words of letters, digits and ._-=,:/+, which
+# build/matrix checks: they are split on spaces, never quoted.)
 # shellcheck shell=sh
 
 # The items a boot that died before its first case left to boot once more,
@@ -19,7 +29,9 @@ guest_boot() {
 	shift 4
 	: >"$gb_ktap"
 	: >"$gb_log"
-	# ttyS0 carries the kernel's console, ttyS1 the guest's KTAP.
+	# The console (ttyS0 on a PC) carries the kernel's messages, the KTAP
+	# device (ttyS1) the guest's report; the guest program finds the
+	# latter in its environment (KIT_KTAP=, a word of the command line).
 	# no_timer_check: an x86 kernel checks at boot that its timer ticks, by
 	# counting the ticks that arrive in a delay of ten; a TCG guest on a
 	# loaded host gets too few of them in that time and the kernel panics
@@ -30,10 +42,12 @@ guest_boot() {
 	# disagree, and the kernel takes its delay loop from the TSC without
 	# timing a loop of its own; nothing else at boot bounds how fast a
 	# guest must run.
-	timeout -k 5 "$limit" "$qemu" -accel "$accel" -m "${mem:-256M}" -smp 1 -nodefaults -display none \
-		-serial "file:$gb_log" -serial "file:$gb_ktap" -monitor none -no-reboot \
+	# shellcheck disable=SC2086
+	timeout -k 5 "$limit" ${KIT_QEMU:-qemu-system-x86_64} -accel "$accel" -m "${mem:-256M}" -smp 1 -nodefaults -display none \
+		-chardev "file,id=con,path=$gb_log" ${KIT_CONSOLE_QEMU:--serial chardev:con} \
+		-chardev "file,id=ktap,path=$gb_ktap" ${KIT_KTAP_QEMU:--serial chardev:ktap} -monitor none -no-reboot \
 		-kernel "$gb_kernel" -initrd "$gb_initrd" \
-		-append "console=ttyS0 panic=-1 quiet no_timer_check" "$@" </dev/null >"$gb_log.qemu" 2>&1 &
+		-append "console=${KIT_CONSOLE:-ttyS0} KIT_KTAP=${KIT_KTAP:-ttyS1} panic=-1 quiet no_timer_check" "$@" </dev/null >"$gb_log.qemu" 2>&1 &
 	gb_pid=$!
 	# Watched five times a second: a boot that ends costs at most a fifth
 	# of a second more; gb_quiet counts fifths without output.
