@@ -3,7 +3,7 @@
 # and in each flavour, boot each kernel in QEMU on the image set, judge the
 # verdicts, and print the table.  The goals (README.md has them all):
 #
-#   make matrix [VERSIONS=...] [FLAVOURS=...] [CORPUS=] [SANITIZE=1] [GATES=1] [FSTESTS=1] [SHARD=I/N] [JOBS=N]
+#   make matrix [VERSIONS=...] [FLAVOURS=...] [ARCHES=...] [CORPUS=] [SANITIZE=1] [GATES=1] [FSTESTS=1] [SHARD=I/N] [JOBS=N]
 #   make gates | check | check-unit | check-farm | ci-local
 #   make report [FROM="DIR..."] | fuzz | fstests SERIES=X.Y | plan
 #   make apply TREE=... | export FORMAT=... SERIES=X.Y OUT=... | submission | fstests-submission KIT_FSTESTS=...
@@ -48,7 +48,7 @@ all: matrix
 # planner only when given, so that its defaults are the planner's.  (Taken
 # here, before the plan defines VERSIONS and the others as it reads them.)
 PLAN_SETTINGS := RESULTS KIT_CACHE KIT_BUILD VERSIONS FLAVOURS SANITIZE CORPUS SHARD GATES \
-	GATES_CONFIG GATES_ALLMOD GATES_SHIPPED FSTESTS KIT_FSTESTS FST_TESTS FUZZ_SERIES
+	GATES_CONFIG GATES_ALLMOD GATES_SHIPPED FSTESTS KIT_FSTESTS FST_TESTS FUZZ_SERIES ARCHES
 # Every variable of make's command line goes too: one may name a series'
 # tree (KIT_SRC_X_Y, or the source.tree.env of matrix.yaml), and $(shell)
 # does not see them in its environment.  (Single-quoted for the shell.)

@@ -149,6 +149,8 @@ original_of() {
 #                        HTTP store and its path
 #   KIT_CCACHE_STATSLOG  a file ccache logs this build's lookups to
 #                        (ccache_line reads it)
+#   KIT_ARCH, KIT_CROSS  kbuild's ARCH= and CROSS_COMPILE= (matrix.yaml's
+#                        arches; x86_64 and none, natively, when unset)
 kbuild() (
 	kb_tree=$1 kb_obj=$2
 	shift 2
@@ -164,7 +166,7 @@ kbuild() (
 		export CCACHE_DEPEND=1
 	fi
 	[ -z "${KIT_CCACHE_STATSLOG:-}" ] || export CCACHE_STATSLOG="$KIT_CCACHE_STATSLOG"
-	exec make -C "$kb_tree" O="$kb_obj" ARCH=x86_64 CC="ccache gcc" \
+	exec make -C "$kb_tree" O="$kb_obj" ARCH="${KIT_ARCH:-x86_64}" CROSS_COMPILE="${KIT_CROSS:-}" CC="ccache ${KIT_CROSS:-}gcc" \
 		KBUILD_BUILD_TIMESTAMP=@0 KBUILD_BUILD_USER=kit KBUILD_BUILD_HOST=kit KBUILD_BUILD_VERSION=1 "$@"
 )
 
@@ -222,8 +224,10 @@ ccache_line() {
 		}'
 }
 
-# debian_config DEB: the config of Debian's standard amd64 kernel
-# (config.amd64_none_amd64) out of a linux-config-X.Y package, on stdout.
+# debian_config DEB [MEMBER]: the config of one of Debian's kernels out of
+# a linux-config-X.Y package, on stdout: MEMBER's (config.arm64_none_arm64:
+# matrix.yaml's arches say each arch's), the standard amd64 kernel's
+# (config.amd64_none_amd64) when not given.
 debian_config() {
-	dpkg-deb --fsys-tarfile "$1" | tar -xO --wildcards '*/config.amd64_none_amd64.xz' | xz -d
+	dpkg-deb --fsys-tarfile "$1" | tar -xO --wildcards "*/${2:-config.amd64_none_amd64}.xz" | xz -d
 }

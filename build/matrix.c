@@ -15,6 +15,7 @@
  * matrix stops the build before anything is downloaded.  A field that is
  * not there (get) exits 1 and prints nothing.
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -723,6 +724,113 @@ static void trees(struct series *s, yaml_node_t *l, FILE *out)
 	}
 }
 
+/* arches: the machines a kernel is built for and booted on, in the
+ * file's order; the first is the default one, whose variants carry no
+ * @NAME (make matrix ARCHES=...: build/plan.c).  Each NAME: {arch, cross,
+ * target, image, config, packages, qemu, console, console_qemu, ktap,
+ * ktap_qemu[, debian_config]}: matrix.yaml's comment says what each
+ * means. */
+static struct {
+	const char *name;
+	yaml_node_t *node;
+} arch_list[MAX_ARCHES];
+static int narch;
+
+/* QEMU's arguments: words of letters, digits and ._-=,:/+ only. */
+static const char *arguments(yaml_node_t *n, const char *what)
+{
+	const char *s = scalar(n, what), *p;
+
+	for (p = s; *p; p++)
+		if (!(isalnum((unsigned char)*p) || strchr(" ._-=,:/+", *p)))
+			die_at(n, "%s: '%s' has a character the kit does not allow (%c)", what, s, *p);
+	return s;
+}
+
+static void arches(yaml_node_t *a)
+{
+	static const char *const keys[] = {
+		"arch", "cross", "target", "image", "config", "packages",
+		"qemu", "console", "console_qemu", "ktap", "ktap_qemu", "debian_config", NULL
+	};
+	static const int optional = 1;	/* (the last keys: debian_config) */
+	yaml_node_pair_t *p;
+	char path[4096];
+
+	want_mapping(a, "arches");
+	if (a->data.mapping.pairs.top == a->data.mapping.pairs.start)
+		die_at(a, "arches is empty");
+	for (p = a->data.mapping.pairs.start; p < a->data.mapping.pairs.top; p++) {
+		const char *name = word(node(p->key), "arch name"), *q;
+		yaml_node_t *e = node(p->value), *v;
+		int i;
+
+		for (q = name; *q; q++)
+			if (!(islower((unsigned char)*q) || isdigit((unsigned char)*q) || *q == '_' || *q == '-'))
+				die_at(node(p->key), "arches: '%s' is not a name of lower-case letters, digits, _ and -", name);
+		for (i = 0; i < narch; i++)
+			if (!strcmp(arch_list[i].name, name))
+				die_at(node(p->key), "arches: '%s' given twice", name);
+		if (narch == MAX_ARCHES)
+			die_at(node(p->key), "arches: more than %d", MAX_ARCHES);
+		want_mapping(e, name);
+		check_keys(e, name, keys);
+		for (i = 0; keys[i + optional]; i++)
+			need(e, keys[i], name);
+		if (get(e, "debian_config"))
+			word(get(e, "debian_config"), "debian_config");
+		word(get(e, "arch"), "arch");
+		v = get(e, "cross");
+		if (v->type != YAML_SCALAR_NODE)
+			die_at(v, "cross must be a plain value");
+		if (v->data.scalar.length) {
+			const char *c = word(v, "cross");
+
+			if (c[strlen(c) - 1] != '-')
+				die_at(v, "cross: '%s' is not a compiler prefix like aarch64-linux-gnu-", c);
+		}
+		word(get(e, "target"), "target");
+		q = word(get(e, "image"), "image");
+		if (q[0] == '/' || strstr(q, ".."))
+			die_at(get(e, "image"), "image: '%s' is not a path inside the object tree", q);
+		q = word(get(e, "config"), "config");
+		snprintf(path, sizeof(path), "%s/%s", root, q);
+		if (!is_file(path))
+			die_at(get(e, "config"), "config: no file %s", q);
+		arguments(get(e, "packages"), "packages");
+		arguments(get(e, "qemu"), "qemu");
+		word(get(e, "console"), "console");
+		arguments(get(e, "console_qemu"), "console_qemu");
+		word(get(e, "ktap"), "ktap");
+		arguments(get(e, "ktap_qemu"), "ktap_qemu");
+		arch_list[narch].name = name;
+		arch_list[narch++].node = e;
+	}
+}
+
+int arch_count(void)
+{
+	return narch;
+}
+
+const char *arch_name(int i)
+{
+	return i >= 0 && i < narch ? arch_list[i].name : NULL;
+}
+
+const char *arch_field(const char *name, const char *key)
+{
+	yaml_node_t *n;
+	int i;
+
+	for (i = 0; i < narch; i++)
+		if (!strcmp(arch_list[i].name, name)) {
+			n = get(arch_list[i].node, key);
+			return n ? (const char *)n->data.scalar.value : NULL;
+		}
+	return NULL;
+}
+
 const char *corpus_field(const char *key)
 {
 	yaml_node_t *n;
@@ -899,7 +1007,7 @@ static int set_version(struct series *s, const char *ver)
 
 int main(int argc, char **argv)
 {
-	static const char *const top_keys[] = { "series", "corpus", NULL };
+	static const char *const top_keys[] = { "series", "corpus", "arches", NULL };
 	static const char *const s_keys[] = {
 		"name", "source", "stack", "fixes", "verified", "trees", "expect", NULL
 	};
@@ -1031,6 +1139,8 @@ int main(int argc, char **argv)
 	}
 	if (get(top, "corpus"))
 		corpus(m, get(top, "corpus"));
+	if (get(top, "arches"))
+		arches(get(top, "arches"));
 
 	if (!strcmp(cmd, "get")) {
 		yaml_node_t *n = lookup(find_series(args[0]), args[1]);

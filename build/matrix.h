@@ -14,6 +14,7 @@
 #define MAX_SERIES 64
 #define MAX_VARIANTS 8
 #define MAX_PATCHES 64
+#define MAX_ARCHES 8
 
 /* What one series is built as: vanilla, patched (series), each flavour F
  * (series.F), with the patches each pushes and their identity. */
@@ -44,6 +45,12 @@ yaml_node_t *lookup(struct series *s, const char *key);
 /* The corpus: entry's field (source, version, suite, images), or NULL
  * when matrix.yaml has no corpus. */
 const char *corpus_field(const char *key);
+
+/* The arches: entry: how many, the Ith's name (the first is the
+ * default one), and a field of the one named (NULL: no such arch). */
+int arch_count(void);
+const char *arch_name(int i);
+const char *arch_field(const char *name, const char *key);
 
 /* plan FILE --mk|--tsv [NAME=VALUE...]: build/plan.c. */
 int plan_main(char **args);

@@ -17,8 +17,11 @@
  *
  * A kernel is kept in KIT_CACHE/out/X.Y/VARIANT-SRCKEY-CONFIGKEY[-STACK]:
  * SRCKEY the source this run takes (the .deb, tarball or tree's path),
- * CONFIGKEY the kit's config fragment with the scripts that build it,
- * STACK the stack's hash (matrix.c).  The same inputs give the same text.
+ * CONFIGKEY the kit's config fragments (common/kernel.config, the arch's,
+ * a kind's) with the scripts that build it, STACK the stack's hash
+ * (matrix.c).  A variant of an arch other than matrix.yaml's first is
+ * VARIANT@ARCH (patched@arm64), in an object tree of its own.  The same
+ * inputs give the same text.
  * A bad setting is one line naming it, exit 2.
  */
 #include <ctype.h>
@@ -41,7 +44,8 @@ static const char *const kernel_recipe[] = {
 	"build/kernel/kernel", "build/lib.sh", "build/kernel/push-stack", "build/kernel/check-config", NULL
 };
 /* The kinds of kernel built in object trees of their own: KIND's
- * fragment goes on top of the kit's (VARIANT-KIND, e.g. patched-san). */
+ * fragment goes on top of the kit's (VARIANT-KIND, e.g. patched-san).
+ * They are of the default arch (the first of matrix.yaml's arches). */
 static const struct kind {
 	const char *name, *fragment;
 } kinds[] = {
@@ -305,10 +309,11 @@ static char *abspath(const char *path)
 /* ---- the settings of a run ---- */
 
 enum { RESULTS, KIT_CACHE, KIT_BUILD, VERSIONS, FLAVOURS, SANITIZE, CORPUS, SHARD, GATES,
-       GATES_CONFIG, GATES_ALLMOD, GATES_SHIPPED, FSTESTS, KIT_FSTESTS, FST_TESTS, FUZZ_SERIES, NSETTINGS };
+       GATES_CONFIG, GATES_ALLMOD, GATES_SHIPPED, FSTESTS, KIT_FSTESTS, FST_TESTS, FUZZ_SERIES, ARCHES, NSETTINGS };
 static const char *const setting_names[NSETTINGS] = {
 	"RESULTS", "KIT_CACHE", "KIT_BUILD", "VERSIONS", "FLAVOURS", "SANITIZE", "CORPUS", "SHARD",
 	"GATES", "GATES_CONFIG", "GATES_ALLMOD", "GATES_SHIPPED", "FSTESTS", "KIT_FSTESTS", "FST_TESTS", "FUZZ_SERIES",
+	"ARCHES",
 };
 static char *mk(const char *text);
 static const char *set[NSETTINGS];	/* NULL: not given (its default) */
@@ -399,7 +404,33 @@ struct planned {
 
 static struct planned plan[MAX_SERIES];
 static int nplan;
-static char *config_key, *kind_key[NKINDS];
+static struct words arches;	/* ARCHES, in matrix.yaml's names */
+
+/* The arch of a variant: what follows its '@', else the default one. */
+static char *arch_of(const char *v)
+{
+	const char *at = strchr(v, '@');
+
+	return strdup(at ? at + 1 : arch_name(0));
+}
+
+/* The variant without its arch: patched@arm64 is patched. */
+static char *plain_of(const char *v)
+{
+	return fmt("%.*s", (int)strcspn(v, "@"), v);
+}
+
+/* V of ARCH: V itself on the default arch, else V@ARCH. */
+static char *of_arch(const char *v, const char *arch)
+{
+	return strcmp(arch, arch_name(0)) ? fmt("%s@%s", v, arch) : strdup(v);
+}
+
+/* "" for the default arch, else "@ARCH": what its names carry. */
+static char *arch_suffix(const char *arch)
+{
+	return strcmp(arch, arch_name(0)) ? fmt("@%s", arch) : strdup("");
+}
 
 static const char *field(struct series *s, const char *key)
 {
@@ -411,41 +442,51 @@ static const char *field(struct series *s, const char *key)
 /* The kind of a variant (san, fstests) or -1 for a plain one. */
 static int kind_of(const char *v)
 {
-	size_t n = strlen(v);
-	int k;
+	char *pv = plain_of(v);
+	size_t n = strlen(pv);
+	int k, r = -1;
 
-	for (k = 0; k < NKINDS; k++) {
+	for (k = 0; k < NKINDS && r < 0; k++) {
 		size_t m = strlen(kinds[k].name);
 
-		if (n > m + 1 && v[n - m - 1] == '-' && !strcmp(v + n - m, kinds[k].name))
-			return k;
+		if (n > m + 1 && pv[n - m - 1] == '-' && !strcmp(pv + n - m, kinds[k].name))
+			r = k;
 	}
-	return -1;
+	free(pv);
+	return r;
 }
 
-/* The stack a variant pushes: patched-san pushes patched's. */
+/* The stack a variant pushes: patched-san and patched@arm64 push
+ * patched's. */
 static char *stack_variant(const char *v)
 {
 	int k = kind_of(v);
+	char *pv = plain_of(v), *r;
 
-	return k < 0 ? strdup(v) : fmt("%.*s", (int)(strlen(v) - strlen(kinds[k].name) - 1), v);
+	r = k < 0 ? strdup(pv) : fmt("%.*s", (int)(strlen(pv) - strlen(kinds[k].name) - 1), pv);
+	free(pv);
+	return r;
 }
 
 /* The variant a variant builds on, in the same object tree ("" none):
- * patched on vanilla, a flavour on patched; a sanitizer tree has no
- * vanilla, so patched-san starts from nothing. */
+ * patched on vanilla, a flavour on patched, each of the same arch; a
+ * sanitizer tree has no vanilla, so patched-san starts from nothing. */
 static char *base_of(const char *v)
 {
 	int k = kind_of(v);
-	char *sv = stack_variant(v);
-	char *b;
+	char *sv = stack_variant(v), *pv = plain_of(v), *a = arch_of(v), *b, *t;
 
-	if (!strcmp(v, "vanilla") || !strcmp(v, "vanilla-fstests") || !strcmp(v, "patched-san"))
+	if (!strcmp(pv, "vanilla") || !strcmp(pv, "vanilla-fstests") || !strcmp(pv, "patched-san")) {
 		b = strdup("");
-	else
-		b = fmt("%s%s%s", strcmp(sv, "patched") ? "patched" : "vanilla", k < 0 ? "" : "-",
+	} else {
+		t = fmt("%s%s%s", strcmp(sv, "patched") ? "patched" : "vanilla", k < 0 ? "" : "-",
 			k < 0 ? "" : kinds[k].name);
+		b = of_arch(t, a);
+		free(t);
+	}
 	free(sv);
+	free(pv);
+	free(a);
 	return b;
 }
 
@@ -475,38 +516,79 @@ static struct variant *variant_named(struct planned *p, const char *v)
 	return r;
 }
 
-/* The config a variant is built with: the kit's fragment, or the kit's
- * with its kind's on top (KIT_BUILD/KIND.config, made by make). */
+/* The fragments a variant is configured with, in order: the kit's, its
+ * arch's, its kind's; NULL-ended, in FILES (room for 4). */
+static void fragments_of(const char *v, const char **files)
+{
+	int k = kind_of(v), n = 0;
+	char *a = arch_of(v);
+
+	files[n++] = kernel_config;
+	files[n++] = arch_field(a, "config");
+	if (k >= 0)
+		files[n++] = kinds[k].fragment;
+	files[n] = NULL;
+	free(a);
+}
+
+/* The config a variant is built with: its fragments one after another
+ * (KIT_BUILD/config/ARCH[-KIND].config, made by make: KIND_CONFIGS). */
 static char *config_of(const char *v)
 {
 	int k = kind_of(v);
+	char *a = arch_of(v), *c;
 
-	if (k < 0)
-		return strdup(kernel_config);
-	return fmt("%s/%s.config", setting(KIT_BUILD), k == 0 ? "sanitize" : kinds[k].name);
+	c = fmt("%s/config/%s%s%s.config", setting(KIT_BUILD), a, k < 0 ? "" : "-", k < 0 ? "" : kinds[k].name);
+	free(a);
+	return c;
+}
+
+/* CONFIGKEY of a variant: its fragments and the scripts that build it. */
+static char *config_key_of(const char *v)
+{
+	const char *f[16];
+	int n, i;
+
+	fragments_of(v, f);
+	for (n = 0; f[n]; n++)
+		;
+	for (i = 0; kernel_recipe[i]; i++)
+		f[n++] = kernel_recipe[i];
+	f[n] = NULL;
+	return hash_files(f, 8);
 }
 
 static char *kdir(struct planned *p, const char *v)
 {
-	int k = kind_of(v);
 	const char *h = stack_hash(p, v);
+	char *ck = config_key_of(v), *d;
 
-	return fmt("%s/out/%s/%s-%s-%s%s%s", setting(KIT_CACHE), p->s->name, v, p->srckey,
-		   k < 0 ? config_key : kind_key[k], *h ? "-" : "", h);
+	d = fmt("%s/out/%s/%s-%s-%s%s%s", setting(KIT_CACHE), p->s->name, v, p->srckey, ck, *h ? "-" : "", h);
+	free(ck);
+	return d;
 }
 
+/* A kernel: its image under its arch's name (bzImage, Image). */
 static char *kernel(struct planned *p, const char *v)
 {
-	char *d = kdir(p, v), *k = fmt("%s/bzImage", d);
+	char *d = kdir(p, v), *a = arch_of(v), *k;
+	const char *img = arch_field(a, "image"), *slash = strrchr(img, '/');
 
+	k = fmt("%s/%s", d, slash ? slash + 1 : img);
 	free(d);
+	free(a);
 	return k;
 }
 
-static char *objdir(struct planned *p, int k)
+/* The object tree of a series' kernels of kind K (-1 plain) and ARCH. */
+static char *objdir(struct planned *p, int k, const char *arch)
 {
-	return fmt("%s/obj/%s-%s%s%s", setting(KIT_CACHE), p->s->name, p->srckey, k < 0 ? "" : "-",
-		   k < 0 ? "" : kinds[k].name);
+	char *sfx = arch_suffix(arch), *o;
+
+	o = fmt("%s/obj/%s-%s%s%s%s", setting(KIT_CACHE), p->s->name, p->srckey, k < 0 ? "" : "-",
+		k < 0 ? "" : kinds[k].name, sfx);
+	free(sfx);
+	return o;
 }
 
 static struct planned *planned_of(const char *name)
@@ -566,9 +648,23 @@ static void source_of(struct planned *p)
 static void plan_series(void)
 {
 	struct words versions, flavours = { 0 }, all_flavours = { 0 };
-	int i, j, n = 0;
+	int i, j, a, n = 0;
 	const char *shard = setting(SHARD);
 	int by_name = 0;
+
+	if (!arch_count())
+		refuse("%s: no arches: entry; the kit builds for the arches it names", file);
+	arches = set[ARCHES] ? split(set[ARCHES], 1) : (struct words){ 0 };
+	if (!set[ARCHES] || !arches.n)
+		add(&arches, arch_name(0));
+	for (i = 0; i < arches.n; i++)
+		if (!arch_field(arches.w[i], "arch")) {
+			struct words names = { 0 };
+
+			for (j = 0; j < arch_count(); j++)
+				add(&names, arch_name(j));
+			refuse("ARCHES: '%s' is not an arch of matrix.yaml (known: %s)", arches.w[i], joined(&names));
+		}
 
 	if (set[VERSIONS]) {
 		versions = split(set[VERSIONS], 1);
@@ -623,13 +719,24 @@ static void plan_series(void)
 			p->shard = s->name;
 		else
 			p->shard = fmt("%d/%d", i % n + 1, n);
-		add(&p->variants, "vanilla");
-		add(&p->variants, "patched");
 		for (j = 2; j < s->nv; j++)
-			if (has(&flavours, s->v[j].name)) {
+			if (has(&flavours, s->v[j].name))
 				add(&p->flavours, s->v[j].name);
-				add(&p->variants, s->v[j].name);
+		/* Each arch's vanilla, patched and flavours, arch by arch. */
+		for (a = 0; a < arches.n; a++) {
+			char *w = of_arch("vanilla", arches.w[a]);
+
+			add(&p->variants, w);
+			free(w);
+			w = of_arch("patched", arches.w[a]);
+			add(&p->variants, w);
+			free(w);
+			for (j = 0; j < p->flavours.n; j++) {
+				w = of_arch(p->flavours.w[j], arches.w[a]);
+				add(&p->variants, w);
+				free(w);
 			}
+		}
 		if (*setting(SANITIZE)) {
 			char *w;
 
@@ -725,10 +832,22 @@ static char *gate_key(struct planned *p)
 	int i;
 
 	if (!tools_id) {
-		char *v = output_of("{ gcc --version | head -1; sparse --version 2>/dev/null; }", 1);
+		char *c = strdup("gcc --version | head -1; sparse --version 2>/dev/null;"), *v;
+		int a;
 
-		tools_id = hash_text(v, 8);
+		/* (and the cross compilers of the arches' config gates) */
+		for (a = 0; a < arches.n; a++)
+			if (*arch_field(arches.w[a], "cross")) {
+				v = fmt("%s %sgcc --version 2>/dev/null | head -1;", c, arch_field(arches.w[a], "cross"));
+				free(c);
+				c = v;
+			}
+		v = fmt("{ %s }", c);
+		free(c);
+		c = output_of(v, 1);
+		tools_id = hash_text(c, 8);
 		free(v);
+		free(c);
 	}
 	for (i = 0; i < g.n; i++)
 		n += strlen(stack_hash(p, g.w[i])) + 1;
@@ -752,8 +871,21 @@ static struct words gate_kinds(struct planned *p)
 	cfg = set[GATES_CONFIG] ? split(set[GATES_CONFIG], 0) : run_names();
 	allmod = set[GATES_ALLMOD] ? split(set[GATES_ALLMOD], 0) : ends;
 	shipped = set[GATES_SHIPPED] ? split(set[GATES_SHIPPED], 0) : run_names();
-	if (has(&cfg, p->s->name))
+	if (has(&cfg, p->s->name)) {
+		int a;
+
 		add(&k, "config");
+		/* Debian's config of each other arch of the run it builds:
+		 * config@ARCH (the default arch's is config). */
+		for (a = 0; a < arches.n; a++)
+			if (!strcmp(p->kind, "debian") && strcmp(arches.w[a], arch_name(0)) &&
+			    arch_field(arches.w[a], "debian_config")) {
+				char *w = fmt("config@%s", arches.w[a]);
+
+				add(&k, w);
+				free(w);
+			}
+	}
 	if (has(&allmod, p->s->name))
 		add(&k, "allmodconfig");
 	add(&k, "checkpatch");
@@ -1004,8 +1136,8 @@ static char *marker(struct planned *p, const char *what)
 static void mk_source(struct planned *p)
 {
 	char *from = fmt("%s.from", p->srcdir), *stamp = fmt("%s.stamp", p->srcdir);
-	char *objs = objdir(p, -1);
-	int k;
+	char *objs = strdup("");
+	int k, a;
 
 	printf("\n# %s: its source (%s %s)\n", p->s->name, p->kind, p->input);
 	if (!strcmp(p->kind, "debian")) {
@@ -1029,13 +1161,16 @@ static void mk_source(struct planned *p)
 	tvar(stamp, "kind", "%s", p->kind);
 	tvar(stamp, "input", "%s", p->input);
 	tvar(stamp, "srcdir", "%s", p->srcdir);
-	for (k = 0; k < NKINDS; k++) {
-		char *o = objdir(p, k), *t = fmt("%s %s", objs, o);
+	/* (Every object tree of the series, whatever this run builds: a
+	 * source unpacked again leaves none of the old one's objects.) */
+	for (a = 0; a < arch_count(); a++)
+		for (k = -1; k < (a ? 0 : NKINDS); k++) {
+			char *o = objdir(p, k, arch_name(a)), *t = fmt("%s%s%s", objs, *objs ? " " : "", o);
 
-		free(objs);
-		free(o);
-		objs = t;
-	}
+			free(objs);
+			free(o);
+			objs = t;
+		}
 	tvar(stamp, "objdirs", "%s", objs);
 	/* The tree of a series by its name, for the maintainer's goals that
 	 * read it (make submission, make export CHECK=1). */
@@ -1047,13 +1182,16 @@ static void mk_source(struct planned *p)
 
 static void mk_kernel(struct planned *p, const char *v)
 {
-	char *k = kernel(p, v), *base = base_of(v), *sv = stack_variant(v);
+	char *k = kernel(p, v), *base = base_of(v), *sv = stack_variant(v), *a = arch_of(v);
 	struct variant *st = variant_named(p, v);
 	char *cfg = config_of(v), *what = fmt("%s/build", v);
+	struct words pk = split(arch_field(a, "packages"), 1);
 	int i;
 
 	member("KERNELS", k);
 	prereq(k, "%s.stamp %s", p->srcdir, cfg);
+	for (i = 0; i < pk.n; i++)
+		prereq(k, "| %s/deps-%s.stamp", setting(KIT_BUILD), pk.w[i]);
 	for (i = 0; kernel_recipe[i]; i++)
 		prereq(k, "%s", kernel_recipe[i]);
 	if (st) {
@@ -1071,13 +1209,42 @@ static void mk_kernel(struct planned *p, const char *v)
 	tvar(k, "fix_a", "%s", field(p->s, "fixes.A"));
 	tvar(k, "source", "%s %s", p->kind, p->input);
 	tvar(k, "srcdir", "%s", p->srcdir);
-	tvar(k, "objdir", "%s", objdir(p, kind_of(v)));
+	tvar(k, "objdir", "%s", objdir(p, kind_of(v), a));
 	tvar(k, "stack", "%s", p->s->stack);
+	tvar(k, "kbuild", "KIT_ARCH=%s KIT_CROSS=%s KIT_TARGET=%s KIT_IMAGE=%s", arch_field(a, "arch"),
+	     arch_field(a, "cross"), arch_field(a, "target"), arch_field(a, "image"));
 	free(k);
 	free(base);
 	free(sv);
+	free(a);
 	free(cfg);
 	free(what);
+}
+
+/* The guest program of an arch: built by its cross compiler, static;
+ * KIT_BUILD/bin/guest-init for a native one, else guest-init-TRIPLET. */
+static char *guest_init_of(const char *arch)
+{
+	const char *c = arch_field(arch, "cross");
+
+	return *c ? fmt("%s/bin/guest-init-%.*s", setting(KIT_BUILD), (int)strlen(c) - 1, c)
+		  : fmt("%s/bin/guest-init", setting(KIT_BUILD));
+}
+
+/* What a boot of variant V is given (test/guest/run-guest's Env): its
+ * arch's emulator, console and KTAP channel, its guest program; a
+ * sanitizer kernel more memory and time. */
+static char *guest_env(const char *v)
+{
+	char *a = arch_of(v), *gi = guest_init_of(a), *e;
+
+	e = fmt("KIT_QEMU='%s' KIT_CONSOLE=%s KIT_CONSOLE_QEMU='%s' KIT_KTAP=%s KIT_KTAP_QEMU='%s' KIT_GUEST_INIT=%s%s",
+		arch_field(a, "qemu"), arch_field(a, "console"), arch_field(a, "console_qemu"),
+		arch_field(a, "ktap"), arch_field(a, "ktap_qemu"), gi,
+		kind_of(v) == 0 ? " KIT_GUEST_MEM=1G KIT_GUEST_TIMEOUT=900 KIT_GUEST_STALL=180" : "");
+	free(a);
+	free(gi);
+	return e;
 }
 
 static void mk_variant(struct planned *p, const char *v, int corpus)
@@ -1085,9 +1252,8 @@ static void mk_variant(struct planned *p, const char *v, int corpus)
 	const char *r = setting(RESULTS), *s = p->s->name;
 	char *k = kernel(p, v), *named = fmt("%s/%s/%s.kernel", r, s, v);
 	char *boot = fmt("%s/%s/%s/boot.tsv", r, s, v), *cells = fmt("%s/%s/%s/cells.json", r, s, v);
-	char *what;
+	char *what, *a = arch_of(v), *gi = guest_init_of(a), *genv = guest_env(v);
 	const char *h = stack_hash(p, v);
-	const char *genv = kind_of(v) == 0 ? "KIT_GUEST_MEM=1G KIT_GUEST_TIMEOUT=900 KIT_GUEST_STALL=180" : "";
 
 	printf("\n# %s %s: its kernel, its boot on the image cases, its verdicts\n", s, v);
 	mk_kernel(p, v);
@@ -1095,7 +1261,7 @@ static void mk_variant(struct planned *p, const char *v, int corpus)
 	tvar(named, "kernel", "%s", k);
 
 	member("BOOTS", boot);
-	prereq(boot, "%s %s", k, named);
+	prereq(boot, "%s %s %s", k, named, gi);
 	what = fmt("%s/boot", v);
 	tvar(boot, "failed", "%s", marker(p, what));
 	free(what);
@@ -1117,9 +1283,10 @@ static void mk_variant(struct planned *p, const char *v, int corpus)
 	if (corpus) {
 		char *cb = fmt("%s/%s/corpus/%s/boot.tsv", r, s, v);
 		char *cj = fmt("%s/%s/corpus/%s/judged.json", r, s, v);
+		char *van;
 
 		member("CORPUS_BOOTS", cb);
-		prereq(cb, "%s %s", k, named);
+		prereq(cb, "%s %s %s", k, named, gi);
 		what = fmt("corpus/%s-boot", v);
 		tvar(cb, "failed", "%s", marker(p, what));
 		free(what);
@@ -1129,7 +1296,11 @@ static void mk_variant(struct planned *p, const char *v, int corpus)
 		tvar(cb, "guest_env", "%s", genv);
 		member("CORPUS_VERDICTS", cj);
 		member("CELLS", cj);
-		prereq(cj, "%s %s/%s/corpus/vanilla/boot.tsv", cb, r, s);
+		/* (Judged against vanilla of the same arch.) */
+		van = of_arch("vanilla", a);
+		prereq(cj, "%s %s/%s/corpus/%s/boot.tsv", cb, r, s, van);
+		tvar(cj, "vanilla", "%s/%s/corpus/%s", r, s, van);
+		free(van);
 		what = fmt("corpus/%s-judge", v);
 		tvar(cj, "failed", "%s", marker(p, what));
 		free(what);
@@ -1142,6 +1313,9 @@ static void mk_variant(struct planned *p, const char *v, int corpus)
 	free(named);
 	free(boot);
 	free(cells);
+	free(a);
+	free(gi);
+	free(genv);
 }
 
 static void mk_gates(struct planned *p)
@@ -1155,8 +1329,8 @@ static void mk_gates(struct planned *p)
 	int i, j;
 
 	after[0] = '\0';
-	for (i = 0; i < g.n; i++) {
-		char *k = kernel(p, g.w[i]);
+	for (i = 0; i < p->variants.n; i++) {
+		char *k = kernel(p, p->variants.w[i]);
 
 		t = fmt("%s %s", after, k);
 		free(after);
@@ -1211,16 +1385,26 @@ static void mk_gates(struct planned *p)
 		tvar(f, "stack", "%s", p->s->stack);
 		tvar(f, "variants", "%s", vs);
 		tvar(f, "gatedir", "%s/gates/%s-%s-%s", setting(KIT_CACHE), p->s->name, p->srckey, k);
-		if (!strcmp(k, "config") || !strcmp(k, "allmodconfig")) {
-			char *cfg = gate_config(p);
+		if (!strncmp(k, "config", 6) || !strcmp(k, "allmodconfig")) {
+			int conf = !strcmp(k, "config") || !strncmp(k, "config@", 7);
+			char *cfg = gate_config(p), *arch = strdup(strchr(k, '@') ? strchr(k, '@') + 1 : arch_name(0));
+			const char *member_ = arch_field(arch, "debian_config");
+			struct words pk = split(arch_field(arch, "packages"), 1);
 
 			member("GATES_BUILD", f);
-			tvar(f, "gate_config", "%s", !strcmp(k, "config") ? cfg : "allmodconfig");
-			if (!strcmp(k, "config"))
+			tvar(f, "gate_config", "%s", conf ? cfg : "allmodconfig");
+			/* The arch it is built for, and which of Debian's
+			 * configs (build/gates/gate-build's Env). */
+			tvar(f, "gate_env", "KIT_ARCH=%s KIT_CROSS=%s KIT_DEBIAN_CONFIG=%s", arch_field(arch, "arch"),
+			     arch_field(arch, "cross"), member_ ? member_ : "");
+			for (j = 0; j < pk.n; j++)
+				prereq(f, "| %s/deps-%s.stamp", setting(KIT_BUILD), pk.w[j]);
+			if (conf)
 				prereq(f, "%s", strchr(cfg, ':') + 1);
 			else if (config)
 				prereq(f, "| %s", config_file);
 			free(cfg);
+			free(arch);
 		} else if (!strcmp(k, "checkpatch")) {
 			member("GATES_CHECKPATCH", f);
 		} else {
@@ -1301,7 +1485,8 @@ static void print_mk(void)
 	struct words run = run_names(), ends = ends_of_ready(), c = cases();
 	struct words suites = { 0 }, fuzz, names = { 0 };
 	int corpus = corpus_on();
-	int i, j, k;
+	char *guest_inits = strdup("");
+	int i, j, k, n;
 
 	printf("# The plan of this run (build/matrix plan --mk): read by the Makefile.\n");
 	/* The lists start empty, whatever make's command line says. */
@@ -1309,7 +1494,8 @@ static void print_mk(void)
 	       "override KERNEL_NAMES :=\noverride BOOTS :=\noverride VERDICTS :=\noverride CORPUS_BOOTS :=\n"
 	       "override CORPUS_VERDICTS :=\noverride GATE_KEYS :=\noverride GATES_BUILD :=\n"
 	       "override GATES_CHECKPATCH :=\noverride GATES_SHIPPED :=\noverride FST_RUNS :=\n"
-	       "override FST_VERDICTS :=\noverride FST_LISTS :=\noverride CELLS :=\noverride KIND_CONFIGS :=\noverride FUZZ_KERNELS :=\n");
+	       "override FST_VERDICTS :=\noverride FST_LISTS :=\noverride CELLS :=\noverride KIND_CONFIGS :=\noverride FUZZ_KERNELS :=\n"
+	       "override GUEST_INITS :=\n");
 	for (i = 0; i < nall; i++)
 		add(&names, all[i].name);
 	printf("SERIES_ALL := %s\n", joined(&names));
@@ -1345,12 +1531,42 @@ static void print_mk(void)
 	for (i = 0; kernel_recipe[i]; i++)
 		printf(" %s", kernel_recipe[i]);
 	printf("\n");
-	for (k = 0; k < NKINDS; k++) {
-		char *v = fmt("x-%s", kinds[k].name), *cfg = config_of(v);
+	/* The config of each arch, and of each kind (the default arch's):
+	 * its fragments one after another. */
+	for (i = 0; i < arch_count(); i++)
+		for (k = -1; k < (i ? 0 : NKINDS); k++) {
+			char *x = fmt("x%s%s", k < 0 ? "" : "-", k < 0 ? "" : kinds[k].name);
+			char *v = of_arch(x, arch_name(i)), *cfg = config_of(v);
+			const char *f[4];
+			int n;
 
-		printf("%s: %s %s\noverride KIND_CONFIGS += %s\n", mk(cfg), kernel_config, kinds[k].fragment, mk(cfg));
-		free(v);
-		free(cfg);
+			fragments_of(v, f);
+			printf("%s:", mk(cfg));
+			for (n = 0; f[n]; n++)
+				printf(" %s", mk(f[n]));
+			printf("\noverride KIND_CONFIGS += %s\n", mk(cfg));
+			free(x);
+			free(v);
+			free(cfg);
+		}
+	/* The guest program of each arch this run boots, but the native
+	 * one ($(BIN)/guest-init, tools.mk): its cross compiler. */
+	for (i = 0; i < arches.n; i++) {
+		char *gi = guest_init_of(arches.w[i]);
+		const char *c = arch_field(arches.w[i], "cross");
+
+		if (*c && !strstr(guest_inits, gi)) {
+			char *t = fmt("%s %s", guest_inits, gi);
+			struct words pk = split(arch_field(arches.w[i], "packages"), 1);
+
+			free(guest_inits);
+			guest_inits = t;
+			member("GUEST_INITS", gi);
+			tvar(gi, "cc", "%sgcc", c);
+			for (n = 0; n < pk.n; n++)
+				prereq(gi, "| %s/deps-%s.stamp", setting(KIT_BUILD), pk.w[n]);
+		}
+		free(gi);
 	}
 	if (corpus) {
 		char *idx = fmt("%s/index", corpus_dir());
@@ -1383,8 +1599,10 @@ static void print_mk(void)
 			       mk(fuzz.w[i]), joined(&run));
 			break;
 		}
+		/* (The fuzzer boots the default arch's kernels.) */
 		for (j = 0; j < p->variants.n; j++)
-			printf("override FUZZ_KERNELS += %s:%s:%s\n", p->s->name, p->variants.w[j],
+			if (!strchr(p->variants.w[j], '@'))
+				printf("override FUZZ_KERNELS += %s:%s:%s\n", p->s->name, p->variants.w[j],
 			       mk(kernel(p, p->variants.w[j])));
 	}
 
@@ -1407,8 +1625,7 @@ static void print_mk(void)
 
 int plan_main(char **args)
 {
-	int tsv, k;
-	const char *kind_files[8];
+	int tsv;
 
 	if (!args[0] || (strcmp(args[0], "--mk") && strcmp(args[0], "--tsv"))) {
 		fprintf(stderr, "%s: plan: say --mk (make text) or --tsv (the plan)\n", prog);
@@ -1417,25 +1634,6 @@ int plan_main(char **args)
 	tsv = !strcmp(args[0], "--tsv");
 	as_make = !tsv;
 	read_settings(args + 1);
-	{
-		const char *f[8];
-		int n = 0, i;
-
-		f[n++] = kernel_config;
-		for (i = 0; kernel_recipe[i]; i++)
-			f[n++] = kernel_recipe[i];
-		f[n] = NULL;
-		config_key = hash_files(f, 8);
-		for (k = 0; k < NKINDS; k++) {
-			n = 0;
-			kind_files[n++] = kernel_config;
-			kind_files[n++] = kinds[k].fragment;
-			for (i = 0; kernel_recipe[i]; i++)
-				kind_files[n++] = kernel_recipe[i];
-			kind_files[n] = NULL;
-			kind_key[k] = hash_files(kind_files, 8);
-		}
-	}
 	plan_series();
 	if (tsv)
 		print_tsv();

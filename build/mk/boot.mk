@@ -27,10 +27,21 @@ $(KIT_BUILD)/expect.list: FORCE
 	@mkdir -p $(@D)
 	@ls -1 test/cases/*/expect* >$@.tmp && { cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@; }
 
+# The guest program of another arch than the default one (GUEST_INITS, the
+# plan's: guest-init-TRIPLET; tools.mk builds the default one), by its
+# cross compiler (p_cc, from matrix.yaml's arches), static.
+$(GUEST_INITS): $(shell build/key files prog) build/key | $(call deps,tools)
+	@mkdir -p $(@D)
+	@build/key set prog >$@.key.tmp
+	@$(call guarded,$(RESULTS)/tools/$(@F).failed,the guest program build ($(p_cc)),$(p_cc) $(CFLAGS) -Icommon -static -o $@ test/guest/guest-init.c common/sha256.c)
+	@mv -f $@.key.tmp $@.key
+
 # The boot depends on the kernel and the images, not on what is expected.
 # For example: test/guest/run-guest 6.1 patched KERNEL results/6.1/patched.
-$(BOOTS): $(IMAGES) $(BIN)/guest-init $(KEY_guest) build/key $(wildcard test/cases/*/mount)
-	@$(call guarded,$(p_failed),boot,$(p_guest_env) KIT_CASES="$(CASES)" KIT_IMAGES=$(KIT_BUILD)/images KIT_GUEST_INIT=$(BIN)/guest-init \
+# (The plan names each boot's guest program, its arch's, as a prerequisite
+# and in p_guest_env with the arch's emulator and channels.)
+$(BOOTS): $(IMAGES) $(KEY_guest) build/key $(wildcard test/cases/*/mount)
+	@$(call guarded,$(p_failed),boot,$(p_guest_env) KIT_CASES="$(CASES)" KIT_IMAGES=$(KIT_BUILD)/images \
 	  KIT_STACK_HASH=$(p_stack_hash) test/guest/run-guest $(p_series) $(p_variant) $(p_kernel) $(@D))
 
 # An edited, added or removed expect file is judged again, without a boot.

@@ -2,7 +2,8 @@
 # The image corpus (matrix.yaml corpus:, images nobody here made): fetched
 # into CORPUS_DIR (CORPUS_INDEX), each kernel booted on every image of it
 # (CORPUS_BOOTS: RESULTS/X.Y/corpus/VARIANT/boot.tsv, test/guest/run-corpus),
-# judged against vanilla's boot (CORPUS_VERDICTS: .../judged.json).
+# judged against the boot of vanilla of the same arch (CORPUS_VERDICTS:
+# .../judged.json).
 # CORPUS= (empty) leaves it out.
 .PHONY: corpus
 
@@ -20,9 +21,9 @@ $(KIT_BUILD)/corpus-expect.list: FORCE
 	@mkdir -p $(@D)
 	@ls -1 test/corpus/ 2>/dev/null >$@.tmp; { cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@; }
 
-$(CORPUS_BOOTS): $(CORPUS_INDEX) $(BIN)/guest-init $(KEY_corpus) build/key
-	@$(call guarded,$(p_failed),corpus boot,$(p_guest_env) KIT_GUEST_INIT=$(BIN)/guest-init \
+$(CORPUS_BOOTS): $(CORPUS_INDEX) $(KEY_corpus) build/key
+	@$(call guarded,$(p_failed),corpus boot,$(p_guest_env) \
 	  test/guest/run-corpus $(p_series) $(p_variant) $(p_kernel) $(CORPUS_DIR) $(@D))
 
 $(CORPUS_VERDICTS): $(KEY_judge) $(BIN)/matrix build/key $(KIT_BUILD)/corpus-expect.list $(wildcard test/corpus/*) | $(call deps,report)
-	@$(call guarded,$(p_failed),corpus judge,test/judge/judge --corpus $(p_series) $(p_variant) $(@D) $(RESULTS)/$(p_series)/corpus/vanilla)
+	@$(call guarded,$(p_failed),corpus judge,test/judge/judge --corpus $(p_series) $(p_variant) $(@D) $(p_vanilla))

@@ -28,7 +28,7 @@ $(GATE_KEYS): FORCE
 # For example: build/gates/gate-build 6.1 distro:LINUX-CONFIG.deb SRCDIR versions/6.1
 # GATEDIR results/6.1/gates/config vanilla patched hardened.
 $(GATES_BUILD): build/gates/gate-build build/kernel/push-stack build/lib.sh | $(call deps,build gates)
-	$(REC)@$(call guarded,$(p_failed),gates,$(call verdict,KIT_GATE_KEY=$(p_key) flock $(p_srcdir).lock build/gates/gate-build $(p_series) $(p_gate_config) \
+	$(REC)@$(call guarded,$(p_failed),gates,$(call verdict,KIT_GATE_KEY=$(p_key) $(p_gate_env) flock $(p_srcdir).lock build/gates/gate-build $(p_series) $(p_gate_config) \
 	  $(p_srcdir) $(p_stack) $(p_gatedir) $(@D) $(p_variants)))
 
 $(GATES_CHECKPATCH): build/gates/gate-checkpatch build/lib.sh $(wildcard common/upstream/*.patch) | $(call deps,gates)

@@ -44,3 +44,4 @@ $(BIN)/guest-init: $(shell build/key files prog) build/key | $(call deps,tools)
 	@build/key set prog >$@.key.tmp
 	@$(call guarded,$(RESULTS)/tools/guest-init.failed,the guest program build,$(CC) $(CFLAGS) -Icommon -static -o $@ test/guest/guest-init.c common/sha256.c)
 	@mv -f $@.key.tmp $@.key
+

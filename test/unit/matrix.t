@@ -49,6 +49,36 @@ bad 'a debian source without its version' 's/ version: 6.1.192-3,//' \
 bad 'two sources at once' 's/^      debian:/      tree: {env: KIT_SRC}\n      debian:/' \
 	'b.yaml:4:7: source: give exactly one of debian, tree, tarball'
 bad 'a series name that is no series' 's/name: "6.1"/name: six/' "b.yaml:2:11: name: 'six' is not a series like 6.1"
+# arches: each entry whole, its values what make and the shell can take.
+arches() {
+	good && mkdir -p common/arch && touch common/arch/a.config && cat >>m.yaml <<'Y'
+arches:
+  x86_64: {arch: x86_64, cross: "", target: bzImage, image: arch/x86/boot/bzImage, config: common/arch/a.config,
+           packages: build guest, qemu: qemu-system-x86_64, console: ttyS0, console_qemu: "-serial chardev:con",
+           ktap: ttyS1, ktap_qemu: "-serial chardev:ktap"}
+Y
+}
+bad_arch() {
+	EDIT=$2 WANT=$3
+	test_expect_success "$1" '
+		arches && sed -e "$EDIT" m.yaml >b.yaml &&
+		test_must_fail 2 $BIN/matrix check b.yaml 2>err &&
+		printf "%s\n" "$WANT" >want && test_cmp want err
+	'
+}
+test_expect_success 'arches: a whole entry is valid' 'arches && $BIN/matrix check m.yaml'
+bad_arch 'arches: an unknown key is refused' 's/ target:/ targ:/' "b.yaml:8:37: x86_64: unknown key 'targ'"
+bad_arch 'arches: a missing field is named' 's/ktap: ttyS1, //' "b.yaml:8:11: x86_64: missing field 'ktap'"
+bad_arch 'arches: a name with an @ is refused' 's/^  x86_64:/  x86@64:/' \
+	"b.yaml:8:3: arches: 'x86@64' is not a name of lower-case letters, digits, _ and -"
+bad_arch 'arches: a cross compiler is a prefix' 's/cross: ""/cross: aarch64-linux-gnu/' \
+	"b.yaml:8:33: cross: 'aarch64-linux-gnu' is not a compiler prefix like aarch64-linux-gnu-"
+bad_arch 'arches: QEMU arguments the shell would read otherwise are refused' 's/qemu: qemu-system-x86_64/qemu: "qemu-system-x86_64 $(id)"/' \
+	"b.yaml:9:41: qemu: 'qemu-system-x86_64 \$(id)' has a character the kit does not allow (\$)"
+bad_arch 'arches: the config fragment must be there' 's|common/arch/a.config|common/arch/none.config|' \
+	"b.yaml:8:92: config: no file common/arch/none.config"
+bad_arch 'arches: an image path out of the object tree is refused' 's|image: arch/x86/boot/bzImage|image: ../bzImage|' \
+	"b.yaml:8:61: image: '../bzImage' is not a path inside the object tree"
 test_expect_success 'a series listed twice is refused' '
 	good && sed -n "2,\$p" m.yaml >>m.yaml && test_must_fail 2 $BIN/matrix check m.yaml 2>err &&
 	test_grep "series .6.1. listed twice" err

@@ -9,8 +9,9 @@
 # fixture: the files of a checkout the plan reads, and a matrix of 5.4 (a
 # tree by KIT_SRC_5_4), 5.10 and 6.1 (Debian), each with a hardened flavour.
 fixture() {
-	rm -rf co && mkdir -p co/common co/build/kernel co/test/fstests co/test/cases/plain &&
+	rm -rf co && mkdir -p co/common/arch co/build/kernel co/test/fstests co/test/cases/plain &&
 	for f in common/kernel.config common/sanitize.config test/fstests/kernel.config test/fstests/list \
+		common/arch/x86_64.config common/arch/arm64.config common/arch/s390x.config \
 		build/kernel/kernel build/lib.sh build/kernel/push-stack build/kernel/check-config build/kit-id; do
 		cp "$TOP/$f" "co/$f" || return 1
 	done &&
@@ -20,6 +21,17 @@ fixture() {
 		printf "a.patch\nh.patch\n" >co/versions/$s/series.hardened && echo "H $s" >co/versions/$s/h.patch || return 1
 	done &&
 	cat >co/m.yaml <<-'Y'
+	arches:
+	  x86_64: {arch: x86_64, cross: "", target: bzImage, image: arch/x86/boot/bzImage, config: common/arch/x86_64.config,
+	           packages: build guest, qemu: qemu-system-x86_64, console: ttyS0, console_qemu: "-serial chardev:con",
+	           ktap: ttyS1, ktap_qemu: "-serial chardev:ktap", debian_config: config.amd64_none_amd64}
+	  arm64: {arch: arm64, cross: aarch64-linux-gnu-, target: Image, image: arch/arm64/boot/Image, config: common/arch/arm64.config,
+	          packages: build arm64, qemu: qemu-system-aarch64 -M virt, console: ttyAMA0, console_qemu: "-serial chardev:con",
+	          ktap: hvc0, ktap_qemu: "-device virtio-serial-pci -device virtconsole,chardev=ktap",
+	          debian_config: config.arm64_none_arm64}
+	  s390x: {arch: s390, cross: s390x-linux-gnu-, target: bzImage, image: arch/s390/boot/bzImage, config: common/arch/s390x.config,
+	          packages: build s390x, qemu: qemu-system-s390x -M s390-ccw-virtio, console: ttysclp0,
+	          console_qemu: "-device sclpconsole,chardev=con", ktap: hvc0, ktap_qemu: "-device virtio-serial-ccw -device virtconsole,chardev=ktap"}
 	series:
 	  - name: "5.10"
 	    source:
@@ -51,7 +63,7 @@ test_expect_success 'each series is run or skipped with its reason, each cell wi
 	test_grep "^case	plain$" tsv &&
 	test_grep "^series	5.10	run	5.10.262	/c/src/5.10-$(key8 /c/debs/linux-source-5.10_5.10.262-1.deb)	debian linux-source-5.10 5.10.262-1$" tsv &&
 	test_grep "^series	5.4	skip	5.4.301	no tree given: set KIT_SRC_5_4 to a 5.4.y kernel tree (stack verified on 5.4.301)$" tsv &&
-	cfg=$(cd co && cat common/kernel.config build/kernel/kernel build/lib.sh build/kernel/push-stack build/kernel/check-config | sha256sum | cut -c1-8) &&
+	cfg=$(cd co && cat common/kernel.config common/arch/x86_64.config build/kernel/kernel build/lib.sh build/kernel/push-stack build/kernel/check-config | sha256sum | cut -c1-8) &&
 	src=$(key8 /c/debs/linux-source-6.1_6.1.192-3.deb) && h=$(cd co && "$BIN/matrix" hash m.yaml 6.1 hardened) &&
 	test_grep "^cell	6.1	vanilla	/c/out/6.1/vanilla-$src-$cfg/bzImage	-$" tsv &&
 	test_grep "^cell	6.1	hardened	/c/out/6.1/hardened-$src-$cfg-$h/bzImage	$h$" tsv &&
@@ -106,5 +118,52 @@ test_expect_success 'as make text: lists reset, each target its prerequisites an
 	test_grep "^$k: override private p_series := 6.1$" mk && test_grep "^$k: override private p_stackv := hardened$" mk &&
 	test_grep "^$k: versions/6.1/series.hardened$" mk && test_grep "^$k: ${k%%/hardened-*}/patched-.*/bzImage$" mk &&
 	test_grep "^override CELLS += r/6.1/hardened/cells.json$" mk && ! grep "5\.4" mk | grep -v "^SKIP\|^VERSIONS\|^SERIES_ALL"
+'
+test_expect_success 'ARCHES: each arch its variants (VARIANT@ARCH but the first arch), object tree, config and compiler' '
+	fixture && plan --tsv ARCHES="x86_64 arm64 s390x" VERSIONS=6.1 >tsv &&
+	grep "^cell" tsv | cut -f3 | tr "\n" " " >names &&
+	test "$(cat names)" = "vanilla patched hardened vanilla@arm64 patched@arm64 hardened@arm64 vanilla@s390x patched@s390x hardened@s390x " &&
+	src=$(key8 /c/debs/linux-source-6.1_6.1.192-3.deb) && h=$(cd co && "$BIN/matrix" hash m.yaml 6.1 hardened) &&
+	cfg=$(cd co && cat common/kernel.config common/arch/arm64.config build/kernel/kernel build/lib.sh build/kernel/push-stack build/kernel/check-config | sha256sum | cut -c1-8) &&
+	test_grep "^cell	6.1	hardened@arm64	/c/out/6.1/hardened@arm64-$src-$cfg-$h/Image	$h$" tsv &&
+	plan --mk ARCHES="x86_64 arm64" VERSIONS=6.1 >mk &&
+	k=$(grep "^cell	6.1	hardened@arm64	" tsv | cut -f4) && p=$(grep "^cell	6.1	patched@arm64	" tsv | cut -f4) &&
+	test_grep "^$k: $p$" mk && test_grep "^$k: override private p_objdir := /c/obj/6.1-$src@arm64$" mk &&
+	test_grep "^$k: override private p_config := /b/config/arm64.config$" mk &&
+	test_grep "^$k: override private p_kbuild := KIT_ARCH=arm64 KIT_CROSS=aarch64-linux-gnu- KIT_TARGET=Image KIT_IMAGE=arch/arm64/boot/Image$" mk &&
+	test_grep "^$k: | /b/deps-arm64.stamp$" mk &&
+	test_grep "^/b/config/arm64.config: common/kernel.config common/arch/arm64.config$" mk &&
+	test_grep "^/b/config/x86_64-san.config: common/kernel.config common/arch/x86_64.config common/sanitize.config$" mk &&
+	! grep "^/b/config/arm64-san" mk
+'
+test_expect_success 'ARCHES: each boot its arch'"'"'s emulator, channels and guest program; corpus judged against vanilla of its arch' '
+	fixture && plan --mk ARCHES="x86_64 arm64" VERSIONS=6.1 CORPUS= >mk &&
+	b=r/6.1/patched@arm64/boot.tsv &&
+	test_grep "^$b: .*/Image r/6.1/patched@arm64.kernel /b/bin/guest-init-aarch64-linux-gnu$" mk &&
+	test_grep "^$b: override private p_guest_env := KIT_QEMU='"'"'qemu-system-aarch64 -M virt'"'"' KIT_CONSOLE=ttyAMA0 .*KIT_KTAP=hvc0 KIT_KTAP_QEMU='"'"'-device virtio-serial-pci -device virtconsole,chardev=ktap'"'"' KIT_GUEST_INIT=/b/bin/guest-init-aarch64-linux-gnu$" mk &&
+	test_grep "^override GUEST_INITS += /b/bin/guest-init-aarch64-linux-gnu$" mk &&
+	test_grep "^/b/bin/guest-init-aarch64-linux-gnu: override private p_cc := aarch64-linux-gnu-gcc$" mk &&
+	test_grep "^r/6.1/patched/boot.tsv: .*/bzImage r/6.1/patched.kernel /b/bin/guest-init$" mk &&
+	(cd co && mkdir -p cdir && printf "corpus:\n  debian: {source: e2fsprogs, version: 1, suite: bookworm}\n  images: t/*.gz\n" >>m.yaml) &&
+	plan --mk ARCHES="x86_64 arm64" VERSIONS=6.1 >mk &&
+	test_grep "^r/6.1/corpus/hardened@arm64/judged.json: r/6.1/corpus/hardened@arm64/boot.tsv r/6.1/corpus/vanilla@arm64/boot.tsv$" mk &&
+	test_grep "^r/6.1/corpus/hardened/judged.json: override private p_vanilla := r/6.1/corpus/vanilla$" mk &&
+	! grep "^override FUZZ_KERNELS += .*@" mk
+'
+test_expect_success 'ARCHES with GATES: a Debian series'"'"' config gate of each arch Debian builds, by its compiler' '
+	fixture && mkdir -p tree && plan --tsv GATES=1 GATES_ALLMOD= ARCHES="x86_64 arm64 s390x" KIT_SRC_5_4="$trash/tree" >tsv &&
+	grep "^gate	" tsv | cut -f2,3 | tr "\t" " " >kinds &&
+	printf "%s\n" "5.10 config" "5.10 config@arm64" "5.10 checkpatch" "5.10 shipped" "6.1 config" "6.1 config@arm64" \
+		"6.1 checkpatch" "6.1 shipped" "5.4 config" "5.4 checkpatch" >want && test_cmp want kinds &&
+	plan --mk GATES=1 ARCHES="x86_64 arm64" VERSIONS=6.1 >mk &&
+	g=r/6.1/gates/config@arm64/gate.tsv && test_grep "^override GATES_BUILD += $g$" mk &&
+	test_grep "^$g: override private p_gate_env := KIT_ARCH=arm64 KIT_CROSS=aarch64-linux-gnu- KIT_DEBIAN_CONFIG=config.arm64_none_arm64$" mk &&
+	test_grep "^$g: override private p_gate_config := distro:/c/debs/linux-config-6.1_6.1.192-3.deb$" mk &&
+	test_grep "^$g: | /b/deps-arm64.stamp$" mk &&
+	test_grep "^r/6.1/gates/config/gate.tsv: override private p_gate_env := KIT_ARCH=x86_64 KIT_CROSS= KIT_DEBIAN_CONFIG=config.amd64_none_amd64$" mk
+'
+test_expect_success 'ARCHES: an arch matrix.yaml does not name is refused in one line' '
+	fixture && test_must_fail 2 plan --tsv ARCHES="x86_64 riscv64" >out 2>err &&
+	test "$(cat err)" = "ARCHES: '"'"'riscv64'"'"' is not an arch of matrix.yaml (known: x86_64 arm64 s390x)" && ! test -s out
 '
 test_done
