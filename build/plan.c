@@ -871,15 +871,16 @@ static struct words gate_kinds(struct planned *p)
 	cfg = set[GATES_CONFIG] ? split(set[GATES_CONFIG], 0) : run_names();
 	allmod = set[GATES_ALLMOD] ? split(set[GATES_ALLMOD], 0) : ends;
 	shipped = set[GATES_SHIPPED] ? split(set[GATES_SHIPPED], 0) : run_names();
+	/* The config gate of each arch the run builds: config for the
+	 * default arch, config@ARCH (Debian's config of that arch, for a
+	 * series Debian serves) for another. */
 	if (has(&cfg, p->s->name)) {
 		int a;
 
-		add(&k, "config");
-		/* Debian's config of each other arch of the run it builds:
-		 * config@ARCH (the default arch's is config). */
 		for (a = 0; a < arches.n; a++)
-			if (!strcmp(p->kind, "debian") && strcmp(arches.w[a], arch_name(0)) &&
-			    arch_field(arches.w[a], "debian_config")) {
+			if (!strcmp(arches.w[a], arch_name(0))) {
+				add(&k, "config");
+			} else if (!strcmp(p->kind, "debian") && arch_field(arches.w[a], "debian_config")) {
 				char *w = fmt("config@%s", arches.w[a]);
 
 				add(&k, w);
@@ -1322,21 +1323,12 @@ static void mk_gates(struct planned *p)
 {
 	struct words kinds_ = gate_kinds(p), g = gate_variants(p);
 	char *key = gate_key(p), *keyfile = fmt("%s/gates/%s.key", setting(KIT_BUILD), p->s->name);
-	char *after = xmalloc(1), *stack, *t, *vs = joined(&g);
+	char *stack, *vs = joined(&g);
 	char *config_file = gate_file(p, "config");
 	int config = has(&kinds_, "config");
 	struct words files = { 0 };
 	int i, j;
 
-	after[0] = '\0';
-	for (i = 0; i < p->variants.n; i++) {
-		char *k = kernel(p, p->variants.w[i]);
-
-		t = fmt("%s %s", after, k);
-		free(after);
-		free(k);
-		after = t;
-	}
 	for (i = 0; i < g.n; i++) {
 		struct variant *st = variant_named(p, g.w[i]);
 
@@ -1377,7 +1369,16 @@ static void mk_gates(struct planned *p)
 
 		member("CELLS", f);
 		prereq(f, "%s.stamp %s %s", p->srcdir, keyfile, stack);
-		prereq(f, "|%s", after);
+		/* After the kernels of its arch's variants: a gate waiting on
+		 * the tree's lock would hold a JOBS slot. */
+		for (j = 0; j < g.n; j++) {
+			char *v = of_arch(g.w[j], strchr(k, '@') ? strchr(k, '@') + 1 : arch_name(0));
+			char *kk = kernel(p, v);
+
+			prereq(f, "| %s", kk);
+			free(v);
+			free(kk);
+		}
 		tvar(f, "failed", "%s", marker(p, what));
 		tvar(f, "key", "%s", key);
 		tvar(f, "series", "%s", p->s->name);
@@ -1424,7 +1425,6 @@ static void mk_gates(struct planned *p)
 	}
 	free(key);
 	free(keyfile);
-	free(after);
 	free(stack);
 	free(vs);
 	free(config_file);

@@ -150,7 +150,7 @@ test_expect_success 'ARCHES: each boot its arch'"'"'s emulator, channels and gue
 	test_grep "^r/6.1/corpus/hardened/judged.json: override private p_vanilla := r/6.1/corpus/vanilla$" mk &&
 	! grep "^override FUZZ_KERNELS += .*@" mk
 '
-test_expect_success 'ARCHES with GATES: a Debian series'"'"' config gate of each arch Debian builds, by its compiler' '
+test_expect_success 'ARCHES with GATES: a Debian series'"'"' config gate of each arch of the run Debian builds, by its compiler, after its kernels' '
 	fixture && mkdir -p tree && plan --tsv GATES=1 GATES_ALLMOD= ARCHES="x86_64 arm64 s390x" KIT_SRC_5_4="$trash/tree" >tsv &&
 	grep "^gate	" tsv | cut -f2,3 | tr "\t" " " >kinds &&
 	printf "%s\n" "5.10 config" "5.10 config@arm64" "5.10 checkpatch" "5.10 shipped" "6.1 config" "6.1 config@arm64" \
@@ -160,7 +160,11 @@ test_expect_success 'ARCHES with GATES: a Debian series'"'"' config gate of each
 	test_grep "^$g: override private p_gate_env := KIT_ARCH=arm64 KIT_CROSS=aarch64-linux-gnu- KIT_DEBIAN_CONFIG=config.arm64_none_arm64$" mk &&
 	test_grep "^$g: override private p_gate_config := distro:/c/debs/linux-config-6.1_6.1.192-3.deb$" mk &&
 	test_grep "^$g: | /b/deps-arm64.stamp$" mk &&
-	test_grep "^r/6.1/gates/config/gate.tsv: override private p_gate_env := KIT_ARCH=x86_64 KIT_CROSS= KIT_DEBIAN_CONFIG=config.amd64_none_amd64$" mk
+	test_grep "^r/6.1/gates/config/gate.tsv: override private p_gate_env := KIT_ARCH=x86_64 KIT_CROSS= KIT_DEBIAN_CONFIG=config.amd64_none_amd64$" mk &&
+	k=$(plan --tsv ARCHES="x86_64 arm64" VERSIONS=6.1 | grep "^cell	6.1	hardened@arm64	" | cut -f4) &&
+	test_grep "^$g: | $k$" mk && ! grep "^$g: | .*/bzImage$" mk &&
+	plan --tsv GATES=1 GATES_ALLMOD= GATES_SHIPPED= ARCHES=arm64 VERSIONS=6.1 | grep "^gate	" | cut -f3 | tr "\n" " " >kinds &&
+	test "$(cat kinds)" = "config@arm64 checkpatch "
 '
 test_expect_success 'ARCHES: an arch matrix.yaml does not name is refused in one line' '
 	fixture && test_must_fail 2 plan --tsv ARCHES="x86_64 riscv64" >out 2>err &&
