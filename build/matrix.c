@@ -651,20 +651,27 @@ static long sublevel_of(const char *series, const char *release)
 	return *end ? -1 : v;
 }
 
+static int arch_known(const char *name);
+
 /* A list of the series' variants other than vanilla (patched, a flavour),
- * each once; their number. */
-static int tree_variants(struct series *s, yaml_node_t *l, const char *what, const char **got, int max)
+ * each once, with_arch: or of another arch (patched@arm64, an arch of
+ * arches:); their number. */
+static int tree_variants(struct series *s, yaml_node_t *l, const char *what, const char **got, int max,
+			 int with_arch)
 {
 	yaml_node_item_t *it;
-	char names[512];
+	char names[512], plain[64];
 	int n = 0, i;
 
 	if (l->type != YAML_SEQUENCE_NODE || l->data.sequence.items.top == l->data.sequence.items.start)
 		die_at(l, "%s must be a list of variants, e.g. [patched, hardened]", what);
 	for (it = l->data.sequence.items.start; it < l->data.sequence.items.top; it++) {
-		const char *v = word(node(*it), what);
+		const char *v = word(node(*it), what), *at = strchr(v, '@');
 
-		if (!variant_of(s, v) || !strcmp(v, "vanilla")) {
+		if (at && (!with_arch || !arch_known(at + 1) || !strcmp(at + 1, arch_name(0))))
+			die_at(node(*it), "%s: '%s' is not a variant of another arch of arches: (VARIANT@ARCH)", what, v);
+		snprintf(plain, sizeof(plain), "%.*s", (int)strcspn(v, "@"), v);
+		if (!variant_of(s, plain) || !strcmp(plain, "vanilla")) {
 			variant_names(s, names, sizeof(names));
 			die_at(node(*it), "%s: '%s' is not a stack of %s (%s, vanilla aside)", what, v, s->name, names);
 		}
@@ -681,8 +688,8 @@ static int tree_variants(struct series *s, yaml_node_t *l, const char *what, con
 /* trees: the real trees a series' stacks were tried on, each
  * {release: X.Y.Z, from: where the tree came from, applied: [VARIANT...]
  * (build/tools/apply took the stack, then undid it byte for byte),
- * booted: [VARIANT...] (the matrix built and booted it from that tree),
- * optional}.  What is booted was applied.  With OUT, the list is printed
+ * booted: [VARIANT...] (the matrix built and booted it from that tree;
+ * VARIANT@ARCH for another arch), optional}.  What is booted was applied.  With OUT, the list is printed
  * (the trees query). */
 static void trees(struct series *s, yaml_node_t *l, FILE *out)
 {
@@ -693,7 +700,7 @@ static void trees(struct series *s, yaml_node_t *l, FILE *out)
 		die_at(l, "trees must be a list of {release, from, applied[, booted]}");
 	for (it = l->data.sequence.items.start; it < l->data.sequence.items.top; it++) {
 		yaml_node_t *t = node(*it), *b;
-		const char *release, *from, *applied[MAX_VARIANTS], *booted[MAX_VARIANTS];
+		const char *release, *from, *applied[MAX_VARIANTS], *booted[MAX_VARIANTS * MAX_ARCHES];
 		int na, nb = 0, i, j;
 
 		want_mapping(t, "a tree");
@@ -703,11 +710,13 @@ static void trees(struct series *s, yaml_node_t *l, FILE *out)
 			die_at(need(t, "release", "tree"), "release: '%s' is not a release of %s (%s.N)",
 			       release, s->name, s->name);
 		from = scalar(need(t, "from", "tree"), "from");
-		na = tree_variants(s, need(t, "applied", "tree"), "applied", applied, MAX_VARIANTS);
+		na = tree_variants(s, need(t, "applied", "tree"), "applied", applied, MAX_VARIANTS, 0);
 		if ((b = get(t, "booted")))
-			nb = tree_variants(s, b, "booted", booted, MAX_VARIANTS);
+			nb = tree_variants(s, b, "booted", booted, MAX_VARIANTS * MAX_ARCHES, 1);
 		for (i = 0; i < nb; i++) {
-			for (j = 0; j < na && strcmp(applied[j], booted[i]); j++)
+			size_t len = strcspn(booted[i], "@");
+
+			for (j = 0; j < na && (strlen(applied[j]) != len || strncmp(applied[j], booted[i], len)); j++)
 				;
 			if (j == na)
 				die_at(b, "booted: '%s' is not among applied: a tree booted with a stack took it", booted[i]);
@@ -806,6 +815,16 @@ static void arches(yaml_node_t *a)
 		arch_list[narch].name = name;
 		arch_list[narch++].node = e;
 	}
+}
+
+static int arch_known(const char *name)
+{
+	int i;
+
+	for (i = 0; i < narch; i++)
+		if (!strcmp(arch_list[i].name, name))
+			return 1;
+	return 0;
 }
 
 int arch_count(void)
@@ -1086,6 +1105,9 @@ int main(int argc, char **argv)
 	if (list->data.sequence.items.top == list->data.sequence.items.start)
 		die_at(list, "series is empty");
 
+	/* (The arches first: a tree's booted: may name one.) */
+	if (get(top, "arches"))
+		arches(get(top, "arches"));
 	/* The whole file is checked whatever the question. */
 	for (it = list->data.sequence.items.start; it < list->data.sequence.items.top; it++) {
 		yaml_node_t *sn = node(*it), *v;
@@ -1139,8 +1161,6 @@ int main(int argc, char **argv)
 	}
 	if (get(top, "corpus"))
 		corpus(m, get(top, "corpus"));
-	if (get(top, "arches"))
-		arches(get(top, "arches"));
 
 	if (!strcmp(cmd, "get")) {
 		yaml_node_t *n = lookup(find_series(args[0]), args[1]);

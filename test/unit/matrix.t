@@ -56,6 +56,9 @@ arches:
   x86_64: {arch: x86_64, cross: "", target: bzImage, image: arch/x86/boot/bzImage, config: common/arch/a.config,
            packages: build guest, qemu: qemu-system-x86_64, console: ttyS0, console_qemu: "-serial chardev:con",
            ktap: ttyS1, ktap_qemu: "-serial chardev:ktap"}
+  arm64: {arch: arm64, cross: aarch64-linux-gnu-, target: Image, image: arch/arm64/boot/Image, config: common/arch/a.config,
+          packages: build arm64, qemu: qemu-system-aarch64 -M virt, console: ttyAMA0, console_qemu: "-serial chardev:con",
+          ktap: hvc0, ktap_qemu: "-device virtio-serial-pci -device virtconsole,chardev=ktap"}
 Y
 }
 bad_arch() {
@@ -79,6 +82,18 @@ bad_arch 'arches: the config fragment must be there' 's|common/arch/a.config|com
 	"b.yaml:8:92: config: no file common/arch/none.config"
 bad_arch 'arches: an image path out of the object tree is refused' 's|image: arch/x86/boot/bzImage|image: ../bzImage|' \
 	"b.yaml:8:61: image: '../bzImage' is not a path inside the object tree"
+test_expect_success 'a tree booted on another arch: VARIANT@ARCH of an arch of arches:, of a stack it took' '
+	arches &&
+	printf "    trees:\n      - {release: 6.1.5, from: here, applied: [patched], booted: [patched, patched@arm64]}\n" >t &&
+	sed "/^    fixes:/r t" m.yaml >a.yaml && mv a.yaml m.yaml && $BIN/matrix check m.yaml &&
+	$BIN/matrix trees m.yaml 6.1 >out && test "$(cat out)" = "6.1.5	patched	patched,patched@arm64	here" &&
+	sed "s/patched@arm64/patched@sparc/" m.yaml >b.yaml && test_must_fail 2 $BIN/matrix check b.yaml 2>err &&
+	test_grep "booted: .patched@sparc. is not a variant of another arch of arches: (VARIANT@ARCH)" err &&
+	sed "s/patched@arm64/patched@x86_64/" m.yaml >b.yaml && test_must_fail 2 $BIN/matrix check b.yaml 2>err &&
+	test_grep "booted: .patched@x86_64. is not a variant of another arch" err &&
+	sed "s/booted: \[patched, patched@arm64\]/booted: [hardened@arm64]/" m.yaml >b.yaml && test_must_fail 2 $BIN/matrix check b.yaml 2>err &&
+	test_grep "hardened@arm64" err
+'
 test_expect_success 'a series listed twice is refused' '
 	good && sed -n "2,\$p" m.yaml >>m.yaml && test_must_fail 2 $BIN/matrix check m.yaml 2>err &&
 	test_grep "series .6.1. listed twice" err
