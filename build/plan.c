@@ -1612,8 +1612,24 @@ static void print_mk(void)
 		if (strcmp(p->state, "run"))
 			continue;
 		mk_source(p);
-		for (j = 0; j < p->variants.n; j++)
+		for (j = 0; j < p->variants.n; j++) {
+			char *b = base_of(p->variants.w[j]);
+
 			mk_variant(p, p->variants.w[j], corpus);
+			/* A kernel that starts an object tree (vanilla@ARCH,
+			 * patched-san) comes after the variant before it: the
+			 * kernels of a series share its tree's lock, and one
+			 * waiting on it would hold a JOBS slot that a kernel of
+			 * another series could use. */
+			if (j && !*b) {
+				char *k = kernel(p, p->variants.w[j]), *prev = kernel(p, p->variants.w[j - 1]);
+
+				prereq(k, "| %s", prev);
+				free(k);
+				free(prev);
+			}
+			free(b);
+		}
 		if (*setting(GATES))
 			mk_gates(p);
 		if (*setting(FSTESTS) && *setting(KIT_FSTESTS))

@@ -119,7 +119,7 @@ test_expect_success 'as make text: lists reset, each target its prerequisites an
 	test_grep "^$k: versions/6.1/series.hardened$" mk && test_grep "^$k: ${k%%/hardened-*}/patched-.*/bzImage$" mk &&
 	test_grep "^override CELLS += r/6.1/hardened/cells.json$" mk && ! grep "5\.4" mk | grep -v "^SKIP\|^VERSIONS\|^SERIES_ALL"
 '
-test_expect_success 'ARCHES: each arch its variants (VARIANT@ARCH but the first arch), object tree, config and compiler' '
+test_expect_success 'ARCHES: each arch its variants (VARIANT@ARCH but the first arch), object tree, config and compiler; one kernel of a series at a time' '
 	fixture && plan --tsv ARCHES="x86_64 arm64 s390x" VERSIONS=6.1 >tsv &&
 	grep "^cell" tsv | cut -f3 | tr "\n" " " >names &&
 	test "$(cat names)" = "vanilla patched hardened vanilla@arm64 patched@arm64 hardened@arm64 vanilla@s390x patched@s390x hardened@s390x " &&
@@ -132,6 +132,8 @@ test_expect_success 'ARCHES: each arch its variants (VARIANT@ARCH but the first 
 	test_grep "^$k: override private p_config := /b/config/arm64.config$" mk &&
 	test_grep "^$k: override private p_kbuild := KIT_ARCH=arm64 KIT_CROSS=aarch64-linux-gnu- KIT_TARGET=Image KIT_IMAGE=arch/arm64/boot/Image$" mk &&
 	test_grep "^$k: | /b/deps-arm64.stamp$" mk &&
+	va=$(grep "^cell	6.1	vanilla@arm64	" tsv | cut -f4) && hx=$(grep "^cell	6.1	hardened	" tsv | cut -f4) &&
+	test_grep "^$va: | $hx$" mk &&
 	test_grep "^/b/config/arm64.config: common/kernel.config common/arch/arm64.config$" mk &&
 	test_grep "^/b/config/x86_64-san.config: common/kernel.config common/arch/x86_64.config common/sanitize.config$" mk &&
 	! grep "^/b/config/arm64-san" mk
