@@ -95,6 +95,26 @@ test_expect_success 'fstests on the series are named: passes, what vanilla fails
 	review --versions v --upstream up --results res.json out >log 2>&1 &&
 	test_grep "^fstests (make matrix FSTESTS=1; the rule: no new failure against vanilla): 4 tests on patched against vanilla: 2 pass (fixed: ext4/990), 1 new failures (generic/002), 0 errors, 1 skipped or baseline\.$" out/review.md
 '
+test_expect_success 'the real trees: oldest and newest applied, oldest booted, and the oldest booted for each other arch' '
+	orig && stack "" && mkdir -p common && : >common/a.config && cat >m.yaml <<-Y &&
+	arches:
+	  x86_64: {arch: x86_64, cross: "", target: bzImage, image: b, config: common/a.config, packages: build, qemu: q,
+	           console: c, console_qemu: q, ktap: k, ktap_qemu: q}
+	  arm64: {arch: arm64, cross: a-, target: Image, image: i, config: common/a.config, packages: build, qemu: q,
+	          console: c, console_qemu: q, ktap: k, ktap_qemu: q}
+	series:
+	  - name: "9.9"
+	    source: {tree: {env: KIT_SRC_9_9}}
+	    stack: v/9.9
+	    fixes: {A: upstream v5.9-rc2, B: stack}
+	    trees:
+	      - {release: 9.9.3, from: "tree three", applied: [patched], booted: [patched, patched@arm64]}
+	      - {release: 9.9.1, from: "tree one", applied: [patched], booted: [patched@arm64]}
+	      - {release: 9.9.7, from: "tree seven", applied: [patched]}
+	Y
+	review --versions v --upstream up --results none --matrix m.yaml out >log 2>&1 &&
+	test_grep "real trees: applied from 9.9.1 (tree one) to 9.9.7 (tree seven); oldest booted 9.9.3 (tree three); for other arches, oldest booted: arm64 9.9.1" out/review.md
+'
 test_expect_success 'the shipped stacks have no lint error' '
 	review --results none out2 >log 2>&1 && test_grep "9 series, 0 lint error" log
 '
