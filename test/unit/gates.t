@@ -28,7 +28,7 @@ tree() {
 	x86_64_defconfig allmodconfig:
 	>@echo CONFIG_MODULES=y >$(O)/.config; echo CONFIG_EXT4_FS=m >>$(O)/.config
 	olddefconfig prepare:
-	>@test -f $(O)/.config
+	>@test -f $(O)/.config && echo "$(ARCH)" >$(O)/arch.seen
 	fs/ext4/:
 	>@mkdir -p $(O)/fs/ext4; rc=0; $(if $(FAKE_SPARSE_REFUSED),echo "$(REFUSED)";) for f in $(SRCS); do echo "  CC [M]  $${f%.c}.o"; \
 	>  $(CC) $(if $(W),-Wall -Wextra) -c $$f -o $(O)/$${f%.c}.o || rc=1; \
@@ -116,6 +116,15 @@ test_expect_success GATES 'the distribution config comes from the config .deb, i
 	dpkg-deb -b deb cfg.deb >/dev/null && rm -rf obj &&
 	gate-build 1.0 distro:cfg.deb tree stack obj out3 vanilla >log3 2>&1 &&
 	test_grep "^config	linux-config-1.0 1.0-1 (config.amd64_none_amd64)	ext4=y	sparse=" out3/gate.tsv
+'
+test_expect_success GATES 'another arch'"'"'s gate takes that arch'"'"'s config from the .deb, and builds for that arch' '
+	printf "CONFIG_MODULES=y\nCONFIG_EXT4_FS=m\n" | xz >deb/usr/src/linux-config-1.0/config.arm64_none_arm64.xz &&
+	dpkg-deb -b deb cfg.deb >/dev/null && rm -rf obj5 &&
+	KIT_ARCH=arm64 KIT_DEBIAN_CONFIG=config.arm64_none_arm64 gate-build 1.0 distro:cfg.deb tree stack obj5 out5 vanilla >log5 2>&1 &&
+	test_grep "^config	linux-config-1.0 1.0-1 (config.arm64_none_arm64)	ext4=m	sparse=" out5/gate.tsv &&
+	test "$(cat obj5/arch.seen)" = arm64 &&
+	test_must_fail 1 env KIT_DEBIAN_CONFIG=config.riscv64_none_riscv64 gate-build 1.0 distro:cfg.deb tree stack obj6 out7 vanilla >log7 2>&1 &&
+	test_grep "no config.riscv64_none_riscv64.xz in it" log7
 '
 test_expect_success 'a configuration without ext4 stops the gate, naming it' '
 	tree && mkdir -p st && : >st/series && printf "#!/bin/sh\n: >\"\$3\"\n" >tree/scripts/kconfig/merge_config.sh &&
