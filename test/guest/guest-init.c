@@ -838,6 +838,56 @@ static int read_plan(const char *path, struct plan *pl)
 	return n;
 }
 
+/*
+ * The disk each plan line means: run-guest gives every disk the name the
+ * plan calls it by (vdc) as its serial, for the order in which a kernel
+ * names its disks is its own (7.3 on s390x named the first one vdb).  A
+ * line's disk is the one whose /sys/block/NAME/serial is its name, waited
+ * for up to 30 s; a disk no serial names keeps the name as given (a kernel
+ * without the attribute, or a stand-in).
+ */
+static void find_disks(struct plan *pl, int n)
+{
+	char real[MAX_CASES][16], path[300], serial[32];
+	int i, t, found = 0;
+
+	for (i = 0; i < n; i++)
+		real[i][0] = '\0';
+	for (t = 0; t < 300 && found < n; t++) {
+		DIR *d = opendir("/sys/block");
+		struct dirent *e;
+
+		if (t)
+			usleep(100000);
+		while (d && (e = readdir(d))) {
+			FILE *f;
+
+			if (strncmp(e->d_name, "vd", 2) || strlen(e->d_name) >= sizeof(real[0]))
+				continue;
+			snprintf(path, sizeof(path), "/sys/block/%s/serial", e->d_name);
+			f = fopen(path, "r");
+			if (!f)
+				continue;
+			if (fgets(serial, sizeof(serial), f)) {
+				serial[strcspn(serial, "\n")] = '\0';
+				for (i = 0; i < n; i++)
+					if (!real[i][0] && !strcmp(pl[i].dev, serial)) {
+						snprintf(real[i], sizeof(real[i]), "%s", e->d_name);
+						found++;
+					}
+			}
+			fclose(f);
+		}
+		if (d)
+			closedir(d);
+	}
+	for (i = 0; i < n; i++)
+		if (real[i][0] && strcmp(real[i], pl[i].dev)) {
+			say("# disk %s is %s\n", pl[i].dev, real[i]);
+			memcpy(pl[i].dev, real[i], sizeof(pl[i].dev));
+		}
+}
+
 /* The image cases of the plan, each after the late messages of the one
  * before it. */
 static void run_plan(struct plan *pl, int n)
@@ -905,6 +955,10 @@ int main(void)
 	mkdir("/dev", 0755);
 	if (mount("devtmpfs", "/dev", "devtmpfs", 0, NULL) && errno != EBUSY)
 		say("# mount devtmpfs: %s\n", errname(errno));
+	/* (sysfs: where find_disks reads each disk's serial) */
+	mkdir("/sys", 0755);
+	if (mount("sysfs", "/sys", "sysfs", 0, NULL) && errno != EBUSY)
+		say("# mount sysfs: %s\n", errname(errno));
 	/* Results go to a channel of their own, away from the kernel's own
 	 * console output, which would otherwise break lines apart: the device
 	 * KIT_KTAP names (the kernel hands init a word KIT_KTAP=hvc0 of its
@@ -937,6 +991,7 @@ int main(void)
 	} else if (n < 0) {
 		say("1..0 # SKIP no /plan\n");
 	} else {
+		find_disks(pl, n);
 		run_plan(pl, n);
 	}
 	say("# guest done\n");

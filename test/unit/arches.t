@@ -41,7 +41,7 @@ test_expect_success 'a kernel whose image is not where its arch says fails, and 
 		kernel 9.9 vanilla "$trash/tree" "$trash/obj" "$trash/out" stack >log 2>&1 &&
 	! test -e out/Image
 '
-test_expect_success 'a boot of another arch: its emulator and machine, its console, its KTAP device and channel' '
+test_expect_success 'a boot of another arch: its emulator and machine, its console, its KTAP device and channel; each disk its name as serial' '
 	setup && KIT_QEMU="$trash/fake-qemu -M virt -cpu max" KIT_CONSOLE=ttyAMA0 KIT_CONSOLE_QEMU="-serial chardev:con" \
 		KIT_KTAP=hvc0 KIT_KTAP_QEMU="-device virtio-serial-pci -device virtconsole,chardev=ktap" guest ok patched@arm64 r &&
 	test "$(st r a)$(st r b)$(st r c)" = PASSPASSPASS &&
@@ -49,7 +49,8 @@ test_expect_success 'a boot of another arch: its emulator and machine, its conso
 	test_grep "^-M virt -cpu max -accel tcg " args &&
 	test_grep " -chardev file,id=con,path=r/boot1.log -serial chardev:con " args &&
 	test_grep " -chardev file,id=ktap,path=r/boot1.ktap -device virtio-serial-pci -device virtconsole,chardev=ktap " args &&
-	test_grep " -append console=ttyAMA0 KIT_KTAP=hvc0 panic=-1 " args
+	test_grep " -append console=ttyAMA0 KIT_KTAP=hvc0 panic=-1 " args &&
+	test_grep " -drive file=$trash/images/b.img,format=raw,if=none,id=vdb,readonly=on -device virtio-blk,drive=vdb,serial=vdb " args
 '
 test_expect_success 'a boot with nothing said is the PC'"'"'s: ttyS0 the console, ttyS1 the KTAP, both serial ports' '
 	setup && guest ok vanilla r && tr "\\n" " " <fake-qemu.args >args &&
