@@ -737,7 +737,7 @@ static void trees(struct series *s, yaml_node_t *l, FILE *out)
  * file's order; the first is the default one, whose variants carry no
  * @NAME (make matrix ARCHES=...: build/plan.c).  Each NAME: {arch, cross,
  * target, image, config, packages, qemu, console, console_qemu, ktap,
- * ktap_qemu[, debian_config]}: matrix.yaml's comment says what each
+ * ktap_qemu[, debian_arch, debian_config]}: matrix.yaml's comment says what each
  * means. */
 static struct {
 	const char *name;
@@ -760,9 +760,9 @@ static void arches(yaml_node_t *a)
 {
 	static const char *const keys[] = {
 		"arch", "cross", "target", "image", "config", "packages",
-		"qemu", "console", "console_qemu", "ktap", "ktap_qemu", "debian_config", NULL
+		"qemu", "console", "console_qemu", "ktap", "ktap_qemu", "debian_arch", "debian_config", NULL
 	};
-	static const int optional = 1;	/* (the last keys: debian_config) */
+	static const int optional = 2;	/* (the last keys: debian_arch, debian_config) */
 	yaml_node_pair_t *p;
 	char path[4096];
 
@@ -788,6 +788,10 @@ static void arches(yaml_node_t *a)
 			need(e, keys[i], name);
 		if (get(e, "debian_config"))
 			word(get(e, "debian_config"), "debian_config");
+		if (get(e, "debian_arch"))
+			word(get(e, "debian_arch"), "debian_arch");
+		if (get(e, "debian_config") && !get(e, "debian_arch"))
+			die_at(get(e, "debian_config"), "debian_config: say the arch's debian_arch too (the linux-config package of that architecture has it)");
 		word(get(e, "arch"), "arch");
 		v = get(e, "cross");
 		if (v->type != YAML_SCALAR_NODE)

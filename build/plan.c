@@ -786,19 +786,33 @@ static struct words run_names(void)
 
 /* ---- gates and fstests ---- */
 
-static char *cfgdeb(struct planned *p)
+/* The Debian architecture of an arch other than the default one whose
+ * linux-config a gate takes ("" for the default arch: the .deb as the
+ * matrix fetches it, this machine's). */
+static const char *deb_arch_of(const char *arch)
 {
-	const char *pkg = p->package;
+	const char *a = arch_field(arch, "debian_arch");
+
+	return strcmp(arch, arch_name(0)) && a ? a : "";
+}
+
+/* The linux-config .deb of a series for ARCH's config gate: the default
+ * arch's as before, another's with its Debian architecture in its name
+ * (linux-config-6.1_6.1.192-3_arm64.deb). */
+static char *cfgdeb(struct planned *p, const char *arch)
+{
+	const char *pkg = p->package, *da = deb_arch_of(arch);
 
 	if (!strncmp(pkg, "linux-source-", 13))
-		return fmt("%s/debs/linux-config-%s_%s.deb", setting(KIT_CACHE), pkg + 13, p->version);
+		return fmt("%s/debs/linux-config-%s_%s%s%s.deb", setting(KIT_CACHE), pkg + 13, p->version,
+			   *da ? "_" : "", da);
 	return fmt("%s/debs/%s_%s.deb", setting(KIT_CACHE), pkg, p->version);
 }
 
-static char *gate_config(struct planned *p)
+static char *gate_config(struct planned *p, const char *arch)
 {
 	if (!strcmp(p->kind, "debian")) {
-		char *d = cfgdeb(p), *c = fmt("distro:%s", d);
+		char *d = cfgdeb(p, arch), *c = fmt("distro:%s", d);
 
 		free(d);
 		return c;
@@ -826,7 +840,7 @@ static char *tools_id;
 static char *gate_key(struct planned *p)
 {
 	struct words g = gate_variants(p);
-	char *vs = joined(&g), *cfg = gate_config(p), *text, *k;
+	char *vs = joined(&g), *cfg = gate_config(p, arch_name(0)), *text, *k;
 	size_t n = 1;
 	char *hs;
 	int i;
@@ -1350,9 +1364,16 @@ static void mk_gates(struct planned *p)
 	printf("\n# %s: its build gates (key %s)\n", p->s->name, key);
 	member("GATE_KEYS", keyfile);
 	tvar(keyfile, "key", "%s", key);
-	if (!strcmp(p->kind, "debian")) {
-		char *d = cfgdeb(p), *pkg = fmt("linux-config-%s", p->package + 13);
+	/* The linux-config of the default arch, and of each other arch of
+	 * the run Debian builds (linux-config-X.Y:ARCH). */
+	for (i = 0; !strcmp(p->kind, "debian") && i <= arches.n; i++) {
+		const char *a = i ? arches.w[i - 1] : arch_name(0), *da = deb_arch_of(a);
+		char *d, *pkg;
 
+		if (i && (!*da || !arch_field(a, "debian_config")))
+			continue;
+		d = cfgdeb(p, a);
+		pkg = fmt("linux-config-%s%s%s", p->package + 13, *da ? ":" : "", da);
 		member("DEBS", d);
 		tvar(d, "failed", "%s", marker(p, "gates/fetch"));
 		tvar(d, "step", "config fetch");
@@ -1388,7 +1409,8 @@ static void mk_gates(struct planned *p)
 		tvar(f, "gatedir", "%s/gates/%s-%s-%s", setting(KIT_CACHE), p->s->name, p->srckey, k);
 		if (!strncmp(k, "config", 6) || !strcmp(k, "allmodconfig")) {
 			int conf = !strcmp(k, "config") || !strncmp(k, "config@", 7);
-			char *cfg = gate_config(p), *arch = strdup(strchr(k, '@') ? strchr(k, '@') + 1 : arch_name(0));
+			char *arch = strdup(strchr(k, '@') ? strchr(k, '@') + 1 : arch_name(0));
+			char *cfg = gate_config(p, arch);
 			const char *member_ = arch_field(arch, "debian_config");
 			struct words pk = split(arch_field(arch, "packages"), 1);
 
@@ -1409,7 +1431,7 @@ static void mk_gates(struct planned *p)
 		} else if (!strcmp(k, "checkpatch")) {
 			member("GATES_CHECKPATCH", f);
 		} else {
-			char *d = cfgdeb(p);
+			char *d = cfgdeb(p, arch_name(0));
 
 			member("GATES_SHIPPED", f);
 			prereq(f, "%s", d);
@@ -1526,6 +1548,19 @@ static void print_mk(void)
 	}
 	qsort(suites.w, suites.n, sizeof(*suites.w), bytecmp);
 	printf("SUITES := %s\n", mk(joined(&suites)));
+	/* The private apt state's architectures: the default arch's and those
+	 * of the run's arches (matrix.yaml's debian_arch). */
+	{
+		struct words da = { 0 };
+
+		for (i = -1; i < arches.n; i++) {
+			const char *a = arch_field(i < 0 ? arch_name(0) : arches.w[i], "debian_arch");
+
+			if (a && !has(&da, a))
+				add(&da, a);
+		}
+		printf("APT_ARCHES := %s\n", joined(&da));
+	}
 	printf("CORPUS_DIR := %s\n", corpus ? mk(corpus_dir()) : "");
 	printf("KERNEL_RECIPE :=");
 	for (i = 0; kernel_recipe[i]; i++)

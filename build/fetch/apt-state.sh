@@ -29,11 +29,20 @@ mkdir -p "$apt/lists/partial" "$apt/archives/partial" "$apt/parts"
 sandbox=
 [ "$(id -u)" -ne 0 ] || sandbox="-o APT::Sandbox::User=root"
 
+# The architectures whose packages the lists hold: KIT_APT_ARCHES (make's:
+# this machine's and those of the run's other arches, amd64 arm64), else
+# apt's own default.
+arches=
+for a in ${KIT_APT_ARCHES:-}; do
+	arches="$arches -o APT::Architectures::=$a"
+done
+
 # Private state: own lists, sources and cache; the system's are untouched.
 private() {
 	tool=$1
 	shift
-	"$tool" -o Dir::State::Lists="$apt/lists" -o Dir::Etc::sourcelist="$apt/sources.list" \
+	# shellcheck disable=SC2086
+	"$tool" $arches -o Dir::State::Lists="$apt/lists" -o Dir::Etc::sourcelist="$apt/sources.list" \
 		-o Dir::Etc::sourceparts="$apt/parts" -o Dir::Cache="$apt" \
 		-o Dir::Cache::archives="$apt/archives" -o Dir::State::status=/dev/null \
 		-o APT::Get::AllowUnauthenticated=false -o Acquire::AllowInsecureRepositories=false \

@@ -28,7 +28,7 @@ $(GCL): | $(call deps,ci)
 # (What this make exports, KIT_BUILD above all, stays out of the jobs: each
 # job is a checkout of its own.)
 ci-local: $(GCL)
-	@env -u KIT_BUILD -u KIT_T0 -u RESULTS -u KIT_SUITES -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+	@env -u KIT_BUILD -u KIT_T0 -u RESULTS -u KIT_SUITES -u KIT_APT_ARCHES -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
 	  $(GCL) --shell-isolation --no-artifacts-to-source --concurrency $(CI_JOBS) --variable KIT_CACHE=$(KIT_CACHE) $(CI_LOCAL_FLAGS)
 
 # The compile farm, the shared cache and the shards on whole kernels

@@ -5,8 +5,11 @@
 # and the image corpus (corpus.mk).  Planned: DEBS, SRC_FROMS, SRC_STAMPS.
 .PHONY: sources
 
-# The private apt state's suites: every series' and the corpus'.
+# The private apt state's suites: every series' and the corpus'; its
+# architectures: this machine's and those of the run's arches (APT_ARCHES,
+# the plan's: matrix.yaml's debian_arch).
 export KIT_SUITES := $(SUITES)
+export KIT_APT_ARCHES := $(APT_ARCHES)
 
 # (FORCE: fetch-debian checks a .deb already there against matrix.lock on
 # every make, before anything reads it, and fetches it again if it differs.)

@@ -63,7 +63,7 @@ serve() {
 	for a in "\$@"; do last=\$a; done
 	case \$last in
 	update) exit 0 ;;
-	$1=$2) cp "$trash/$3" "$1_$2_all.deb" ;;
+	$1=$2) cp "$trash/$3" "${1%%:*}_$2_all.deb" ;;
 	*) echo "E: no \$last" >&2; exit 100 ;;
 	esac
 	F
@@ -76,6 +76,13 @@ fetch_() {
 sum() { sha256sum <"$1" | cut -d" " -f1; }
 zeros=0000000000000000000000000000000000000000000000000000000000000000
 
+test_expect_success 'a package of another architecture (NAME:ARCH): apt asked with the run'"'"'s architectures, locked by that name' '
+	apt_etc && echo cfg >cfg.deb && serve linux-config-9.9:arm64 9.9.1-1 cfg.deb && mkdir -p adebs && : >lock &&
+	PATH="$trash/fakebin:$PATH" KIT_APT_ETC=etc KIT_HOST_CODENAME=bookworm KIT_SUITES=sid KIT_APT_ARCHES="amd64 arm64" \
+		fetch-debian 9.9 linux-config-9.9:arm64 9.9.1-1 sid adebs/c_arm64.deb lock >out &&
+	test_cmp cfg.deb adebs/c_arm64.deb && test_grep "^linux-config-9.9:arm64 9.9.1-1 $(sum cfg.deb)$" lock &&
+	test_grep "^apt-get -o APT::Architectures::=amd64 -o APT::Architectures::=arm64 .* download linux-config-9.9:arm64=9.9.1-1$" apt-called
+'
 test_expect_success 'a cached .deb that is the locked one is taken as it is, apt never asked' '
 	apt_etc && echo good >good.deb && serve linux-source-9.9 9.9.1-1 good.deb &&
 	mkdir -p debs && cp good.deb debs/p.deb && echo "linux-source-9.9 9.9.1-1 $(sum good.deb)" >lock &&

@@ -24,11 +24,11 @@ fixture() {
 	arches:
 	  x86_64: {arch: x86_64, cross: "", target: bzImage, image: arch/x86/boot/bzImage, config: common/arch/x86_64.config,
 	           packages: build guest, qemu: qemu-system-x86_64, console: ttyS0, console_qemu: "-serial chardev:con",
-	           ktap: ttyS1, ktap_qemu: "-serial chardev:ktap", debian_config: config.amd64_none_amd64}
+	           ktap: ttyS1, ktap_qemu: "-serial chardev:ktap", debian_arch: amd64, debian_config: config.amd64_none_amd64}
 	  arm64: {arch: arm64, cross: aarch64-linux-gnu-, target: Image, image: arch/arm64/boot/Image, config: common/arch/arm64.config,
 	          packages: build arm64, qemu: qemu-system-aarch64 -M virt, console: ttyAMA0, console_qemu: "-serial chardev:con",
 	          ktap: hvc0, ktap_qemu: "-device virtio-serial-pci -device virtconsole,chardev=ktap",
-	          debian_config: config.arm64_none_arm64}
+	          debian_arch: arm64, debian_config: config.arm64_none_arm64}
 	  s390x: {arch: s390, cross: s390x-linux-gnu-, target: bzImage, image: arch/s390/boot/bzImage, config: common/arch/s390x.config,
 	          packages: build s390x, qemu: qemu-system-s390x -M s390-ccw-virtio, console: ttysclp0,
 	          console_qemu: "-device sclpconsole,chardev=con", ktap: hvc0, ktap_qemu: "-device virtio-serial-ccw -device virtconsole,chardev=ktap"}
@@ -160,7 +160,10 @@ test_expect_success 'ARCHES with GATES: a Debian series'"'"' config gate of each
 	plan --mk GATES=1 ARCHES="x86_64 arm64" VERSIONS=6.1 >mk &&
 	g=r/6.1/gates/config@arm64/gate.tsv && test_grep "^override GATES_BUILD += $g$" mk &&
 	test_grep "^$g: override private p_gate_env := KIT_ARCH=arm64 KIT_CROSS=aarch64-linux-gnu- KIT_DEBIAN_CONFIG=config.arm64_none_arm64$" mk &&
-	test_grep "^$g: override private p_gate_config := distro:/c/debs/linux-config-6.1_6.1.192-3.deb$" mk &&
+	test_grep "^$g: override private p_gate_config := distro:/c/debs/linux-config-6.1_6.1.192-3_arm64.deb$" mk &&
+	test_grep "^override DEBS += /c/debs/linux-config-6.1_6.1.192-3_arm64.deb$" mk &&
+	test_grep "^/c/debs/linux-config-6.1_6.1.192-3_arm64.deb: override private p_package := linux-config-6.1:arm64$" mk &&
+	test_grep "^APT_ARCHES := amd64 arm64$" mk &&
 	test_grep "^$g: | /b/deps-arm64.stamp$" mk &&
 	test_grep "^r/6.1/gates/config/gate.tsv: override private p_gate_env := KIT_ARCH=x86_64 KIT_CROSS= KIT_DEBIAN_CONFIG=config.amd64_none_amd64$" mk &&
 	k=$(plan --tsv ARCHES="x86_64 arm64" VERSIONS=6.1 | grep "^cell	6.1	hardened@arm64	" | cut -f4) &&
