@@ -241,6 +241,22 @@ test_expect_success 'corpus verdicts of another corpus folder or baseline kernel
 	test_must_fail 1 report res >out 2>&1 && test_grep "9.9 patched corpus x: ERROR: stale: made from another vanilla than" out &&
 	! grep "9.9 vanilla .*corpus.*ERROR" out
 '
+test_expect_success 'a corpus record of another arch is held to that arch'"'"'s vanilla, never the default arch'"'"'s' '
+	run_matrix && with_corpus && echo arm >kernel64 && echo armp >kernel64p &&
+	sed -i "/^cell	9.9	patched	/a cell	9.9	vanilla@arm64	$trash/kernel64	-\ncell	9.9	patched@arm64	$trash/kernel64p	-" res/plan.tsv &&
+	arm_corpus() {
+		mkdir -p res/9.9/corpus/patched@arm64 &&
+		sed -e "s/\"variant\": \"patched\"/\"variant\": \"patched@arm64\"/g" \
+			-e "s/\"kernel\": \"$(key file kernel)\"/\"kernel\": \"$(key file kernel64p)\"/g" \
+			-e "s/\"vanilla\": \"$(key file kernel)\"/\"vanilla\": \"$1\"/g" \
+			-e "s|\"image\": \"kernel\"|\"image\": \"$trash/kernel64p\"|" \
+			res/9.9/corpus/patched/judged.json >res/9.9/corpus/patched@arm64/judged.json
+	} &&
+	arm_corpus "$(key file kernel64)" && { report res >out 2>&1 || :; } &&
+	! grep "patched@arm64 .*corpus.*stale" out && test_grep "9.9    patched@arm64 corpus 2: 2 mount, 0 refused, 0 differ" out &&
+	arm_corpus "$(key file kernel)" && { report res >out 2>&1 || :; } &&
+	test_grep "9.9 patched@arm64 2 corpus images: ERROR: stale: made from another vanilla than" out
+'
 test_expect_success 'a corpus boot with no verdicts is ERROR for every image, never a pass' '
 	run_matrix && with_corpus none && echo "run-corpus: kernel: no such kernel image" >res/9.9/corpus/patched-boot.failed &&
 	test_must_fail 1 report res >out 2>&1 &&
