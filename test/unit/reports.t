@@ -241,7 +241,7 @@ test_expect_success 'corpus verdicts of another corpus folder or baseline kernel
 	test_must_fail 1 report res >out 2>&1 && test_grep "9.9 patched corpus x: ERROR: stale: made from another vanilla than" out &&
 	! grep "9.9 vanilla .*corpus.*ERROR" out
 '
-test_expect_success 'a corpus record of another arch is held to that arch'"'"'s vanilla, never the default arch'"'"'s' '
+test_expect_success 'another arch: its own block of the table; its corpus held to its own vanilla, never the default arch'"'"'s' '
 	run_matrix && with_corpus && echo arm >kernel64 && echo armp >kernel64p &&
 	sed -i "/^cell	9.9	patched	/a cell	9.9	vanilla@arm64	$trash/kernel64	-\ncell	9.9	patched@arm64	$trash/kernel64p	-" res/plan.tsv &&
 	arm_corpus() {
@@ -254,6 +254,7 @@ test_expect_success 'a corpus record of another arch is held to that arch'"'"'s 
 	} &&
 	arm_corpus "$(key file kernel64)" && { report res >out 2>&1 || :; } &&
 	! grep "patched@arm64 .*corpus.*stale" out && test_grep "9.9    patched@arm64 corpus 2: 2 mount, 0 refused, 0 differ" out &&
+	test_grep "^series case  *vanilla  *patched$" out && test_grep "^series case  *vanilla@arm64  *patched@arm64$" out &&
 	arm_corpus "$(key file kernel)" && { report res >out 2>&1 || :; } &&
 	test_grep "9.9 patched@arm64 2 corpus images: ERROR: stale: made from another vanilla than" out
 '
