@@ -835,33 +835,24 @@ static struct words gate_variants(struct planned *p)
 
 static char *tools_id;
 
-/* What a series' gates are of: variants, stacks, source, configuration
- * and the compilers; a gate result of another key is stale. */
-static char *gate_key(struct planned *p)
+/* What a series' gate KIND is of: variants, stacks, source,
+ * configuration and the compilers; for config@ARCH also that arch's
+ * linux-config and cross compiler.  A gate result of another key is
+ * stale. */
+static char *gate_key(struct planned *p, const char *kind)
 {
 	struct words g = gate_variants(p);
 	char *vs = joined(&g), *cfg = gate_config(p, arch_name(0)), *text, *k;
+	const char *at = strchr(kind, '@');
 	size_t n = 1;
 	char *hs;
 	int i;
 
 	if (!tools_id) {
-		char *c = strdup("gcc --version | head -1; sparse --version 2>/dev/null;"), *v;
-		int a;
+		char *v = output_of("{ gcc --version | head -1; sparse --version 2>/dev/null; }", 1);
 
-		/* (and the cross compilers of the arches' config gates) */
-		for (a = 0; a < arches.n; a++)
-			if (*arch_field(arches.w[a], "cross")) {
-				v = fmt("%s %sgcc --version 2>/dev/null | head -1;", c, arch_field(arches.w[a], "cross"));
-				free(c);
-				c = v;
-			}
-		v = fmt("{ %s }", c);
-		free(c);
-		c = output_of(v, 1);
-		tools_id = hash_text(c, 8);
+		tools_id = hash_text(v, 8);
 		free(v);
-		free(c);
 	}
 	for (i = 0; i < g.n; i++)
 		n += strlen(stack_hash(p, g.w[i])) + 1;
@@ -870,6 +861,17 @@ static char *gate_key(struct planned *p)
 	for (i = 0; i < g.n; i++)
 		sprintf(hs + strlen(hs), "%s%s", i ? " " : "", stack_hash(p, g.w[i]));
 	text = fmt("%s\n%s\n%s\n%s\n%s\n", vs, hs, p->srckey, cfg, tools_id);
+	if (at) {
+		char *c = fmt("%sgcc --version 2>/dev/null | head -1", arch_field(at + 1, "cross"));
+		char *cv = output_of(c, 1), *acfg = gate_config(p, at + 1), *t;
+
+		t = fmt("%s%s\n%s", text, acfg, cv);
+		free(text);
+		text = t;
+		free(c);
+		free(cv);
+		free(acfg);
+	}
 	k = hash_text(text, 12);
 	free(vs);
 	free(cfg);
@@ -1067,11 +1069,14 @@ static void print_tsv(void)
 			continue;
 		if (*setting(GATES)) {
 			struct words k = gate_kinds(p);
-			char *key = gate_key(p);
 
-			for (j = 0; j < k.n; j++)
+			for (j = 0; j < k.n; j++) {
+				char *key = gate_key(p, k.w[j]);
+
 				printf("gate\t%s\t%s\t%s/%s/gates/%s\t%s\n", p->s->name, k.w[j], setting(RESULTS),
 				       p->s->name, k.w[j], key);
+				free(key);
+			}
 		}
 		if (*setting(FSTESTS)) {
 			struct words g = gate_variants(p);
@@ -1336,7 +1341,7 @@ static void mk_variant(struct planned *p, const char *v, int corpus)
 static void mk_gates(struct planned *p)
 {
 	struct words kinds_ = gate_kinds(p), g = gate_variants(p);
-	char *key = gate_key(p), *keyfile = fmt("%s/gates/%s.key", setting(KIT_BUILD), p->s->name);
+	char *key = gate_key(p, "config"), *keyfile = fmt("%s/gates/%s.key", setting(KIT_BUILD), p->s->name);
 	char *stack, *vs = joined(&g);
 	char *config_file = gate_file(p, "config");
 	int config = has(&kinds_, "config");
@@ -1388,8 +1393,17 @@ static void mk_gates(struct planned *p)
 		const char *k = kinds_.w[i];
 		char *f = gate_file(p, k), *what = fmt("gates/%s", k);
 
+		/* (config@ARCH: a key of its own, and its own key file) */
+		char *kkey = gate_key(p, k);
+		char *kfile = strchr(k, '@') ? fmt("%s/gates/%s%s.key", setting(KIT_BUILD), p->s->name, strchr(k, '@'))
+					     : strdup(keyfile);
+
+		if (strchr(k, '@')) {
+			member("GATE_KEYS", kfile);
+			tvar(kfile, "key", "%s", kkey);
+		}
 		member("CELLS", f);
-		prereq(f, "%s.stamp %s %s", p->srcdir, keyfile, stack);
+		prereq(f, "%s.stamp %s %s", p->srcdir, kfile, stack);
 		/* After the kernels of its arch's variants: a gate waiting on
 		 * the tree's lock would hold a JOBS slot. */
 		for (j = 0; j < g.n; j++) {
@@ -1401,7 +1415,7 @@ static void mk_gates(struct planned *p)
 			free(kk);
 		}
 		tvar(f, "failed", "%s", marker(p, what));
-		tvar(f, "key", "%s", key);
+		tvar(f, "key", "%s", kkey);
 		tvar(f, "series", "%s", p->s->name);
 		tvar(f, "srcdir", "%s", p->srcdir);
 		tvar(f, "stack", "%s", p->s->stack);
@@ -1443,6 +1457,8 @@ static void mk_gates(struct planned *p)
 			free(d);
 		}
 		free(f);
+		free(kkey);
+		free(kfile);
 		free(what);
 	}
 	free(key);

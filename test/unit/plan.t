@@ -169,7 +169,12 @@ test_expect_success 'ARCHES with GATES: a Debian series'"'"' config gate of each
 	k=$(plan --tsv ARCHES="x86_64 arm64" VERSIONS=6.1 | grep "^cell	6.1	hardened@arm64	" | cut -f4) &&
 	test_grep "^$g: | $k$" mk && ! grep "^$g: | .*/bzImage$" mk &&
 	plan --tsv GATES=1 GATES_ALLMOD= GATES_SHIPPED= ARCHES=arm64 VERSIONS=6.1 | grep "^gate	" | cut -f3 | tr "\n" " " >kinds &&
-	test "$(cat kinds)" = "config@arm64 checkpatch "
+	test "$(cat kinds)" = "config@arm64 checkpatch " &&
+	plan --tsv GATES=1 VERSIONS=6.1 | grep "^gate	6.1	config	" | cut -f5 >k1 &&
+	plan --tsv GATES=1 VERSIONS=6.1 ARCHES="x86_64 arm64" | grep "^gate	6.1	config" | cut -f3,5 >k2 &&
+	test "$(sed -n 1p k2)" = "config	$(cat k1)" && test "$(sed -n 2p k2 | cut -f1)" = config@arm64 &&
+	test "$(sed -n 2p k2 | cut -f2)" != "$(cat k1)" &&
+	test_grep "^$g: /c/src/6.1-.*\.stamp /b/gates/6.1@arm64.key " mk
 '
 test_expect_success 'ARCHES: an arch matrix.yaml does not name is refused in one line' '
 	fixture && test_must_fail 2 plan --tsv ARCHES="x86_64 riscv64" >out 2>err &&
