@@ -17,11 +17,12 @@ series:
 Y
 }
 
-# bad NAME 'sed edit' 'expected message': the edit must give exactly it.
+# bad NAME 'sed edit' 'expected message' [FIXTURE]: the edit of FIXTURE's
+# m.yaml (good by default) must give exactly it.
 bad() {
-	EDIT=$2 WANT=$3
+	EDIT=$2 WANT=$3 FIXTURE=${4:-good}
 	test_expect_success "$1" '
-		good && sed -e "$EDIT" m.yaml >b.yaml &&
+		$FIXTURE && sed -e "$EDIT" m.yaml >b.yaml &&
 		test_must_fail 2 $BIN/matrix check b.yaml 2>err &&
 		printf "%s\n" "$WANT" >want && test_cmp want err
 	'
@@ -61,14 +62,7 @@ arches:
           ktap: hvc0, ktap_qemu: "-device virtio-serial-pci -device virtconsole,chardev=ktap"}
 Y
 }
-bad_arch() {
-	EDIT=$2 WANT=$3
-	test_expect_success "$1" '
-		arches && sed -e "$EDIT" m.yaml >b.yaml &&
-		test_must_fail 2 $BIN/matrix check b.yaml 2>err &&
-		printf "%s\n" "$WANT" >want && test_cmp want err
-	'
-}
+bad_arch() { bad "$1" "$2" "$3" arches; }
 test_expect_success 'arches: a whole entry is valid' 'arches && $BIN/matrix check m.yaml'
 bad_arch 'arches: an unknown key is refused' 's/ target:/ targ:/' "b.yaml:8:37: x86_64: unknown key 'targ'"
 bad_arch 'arches: a missing field is named' 's/ktap: ttyS1, //' "b.yaml:8:11: x86_64: missing field 'ktap'"
