@@ -53,6 +53,27 @@ test_expect_success 'a release bump in the same tree is unpacked again' '
 	kmake KIT_SRC_6_18="$trash/new" "$d.stamp" >out &&
 	test "$(sublevel "$d")" = 27
 '
+# builtin DIR: a 6.18 tree that was built in, with kbuild's clean rule.
+builtin() {
+	faketree "$1" 50 &&
+	printf "mrproper:\n\trm -rf .config include/config arch/x86/include/generated\n" >>"$1/Makefile" &&
+	mkdir -p "$1/include/config" "$1/arch/x86/include/generated" "$1/arch/arm64/include/generated" &&
+	touch "$1/.config" "$1/include/config/auto.conf" "$1/arch/x86/include/generated/a.h" "$1/arch/arm64/include/generated/b.h"
+}
+test_expect_success 'a tree that was built in is copied clean, for every arch; the tree itself is left as it was' '
+	builtin built && (cd built && find . | sort) >before &&
+	d=$(src 6.18 KIT_SRC_6_18="$trash/built") && kmake KIT_SRC_6_18="$trash/built" "$d.stamp" >out 2>&1 &&
+	test_grep "built was built in; its copy is cleaned" out &&
+	test "$(sublevel "$d")" = 50 && ! test -e "$d/.config" && ! test -e "$d/include/config" &&
+	! test -e "$d/arch/x86/include/generated" && ! test -e "$d/arch/arm64/include/generated" &&
+	(cd built && find . | sort) >after && test_cmp before after
+'
+test_expect_success 'a built tree whose make mrproper fails is refused, named, and nothing is left' '
+	builtin broken && sed -i "/^mrproper:/,\$d" broken/Makefile && d=$(src 6.18 KIT_SRC_6_18="$trash/broken") &&
+	test_must_fail kmake KIT_SRC_6_18="$trash/broken" "$d.stamp" >out 2>&1 &&
+	test_grep "broken: was built in, and make mrproper fails in the kit.s copy" out &&
+	! test -e "$d" && ! ls -d "$d".unpack.* 2>/dev/null
+'
 test_expect_success 'a Debian-served series takes a tree from KIT_SRC_6_1 instead of its .deb' '
 	mkdir -p t61/fs/ext4 && printf "VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 6\nEXTRAVERSION =\n" >t61/Makefile &&
 	d=$(src 6.1 KIT_SRC_6_1="$trash/t61") &&
