@@ -1454,6 +1454,13 @@ static void mk_gates(struct planned *p)
 			tvar(f, "version", "%s", p->version);
 			tvar(f, "suite", "%s", p->suite);
 			tvar(f, "cfgdeb", "%s", d);
+			/* (Debian's kernel of the default arch, booted in its emulator.) */
+			{
+				char *genv = guest_env("vanilla");
+
+				tvar(f, "guest_env", "%s", genv);
+				free(genv);
+			}
 			free(d);
 		}
 		free(f);
@@ -1642,6 +1649,13 @@ static void print_mk(void)
 			add(&fuzz, sorted.w[i]);
 	}
 	printf("FUZZ_SERIES := %s\n", joined(&fuzz));
+	/* The fuzzer boots the default arch's kernels, in its emulator. */
+	{
+		char *genv = guest_env("vanilla");
+
+		printf("FUZZ_GUEST_ENV := %s\n", genv);
+		free(genv);
+	}
 	for (i = 0; i < fuzz.n; i++) {
 		struct planned *p = planned_of(fuzz.w[i]);
 

@@ -21,6 +21,6 @@ endif
 
 fuzz: $(fuzz_kernels) $(FUZZ_CASES:%=$(KIT_BUILD)/images/%.img) $(BIN)/fuzz $(BIN)/guest-init | $(call deps,guest report)
 	@KIT_FUZZ_KERNELS="$(FUZZ_KERNELS)" \
-	  KIT_FUZZ_SECONDS=$(FUZZ_SECONDS) KIT_FUZZ=$(BIN)/fuzz KIT_IMAGES=$(KIT_BUILD)/images KIT_GUEST_INIT=$(BIN)/guest-init \
+	  KIT_FUZZ_SECONDS=$(FUZZ_SECONDS) KIT_FUZZ=$(BIN)/fuzz KIT_IMAGES=$(KIT_BUILD)/images $(FUZZ_GUEST_ENV) \
 	  $(if $(SANITIZE),KIT_GUEST_MEM=1G KIT_GUEST_TIMEOUT=900 KIT_GUEST_STALL=180) \
 	  test/fuzz/run-fuzz $(FUZZ_SEED) $(FUZZ_COUNT) $(RESULTS)/fuzz $(FUZZ_CASES)

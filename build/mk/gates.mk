@@ -42,7 +42,7 @@ $(GATES_SHIPPED): build/gates/gate-shipped build/kernel/push-stack build/fetch/f
 	  $(IMAGES) $(BIN)/guest-init $(KEY_guest) $(KEY_judge) $(BIN)/matrix build/key matrix.yaml $(wildcard test/cases/*/mount) \
 	  $(KIT_BUILD)/expect.list $(wildcard test/cases/*/expect*) | $(call deps,guest report gates)
 	$(REC)@$(call guarded,$(p_failed),shipped kernel,$(call verdict,KIT_GATE_KEY=$(p_key) KIT_CASES="$(CASES)" \
-	  KIT_IMAGES=$(KIT_BUILD)/images KIT_GUEST_INIT=$(BIN)/guest-init flock $(p_srcdir).lock build/gates/gate-shipped $(p_series) $(p_version) $(p_suite) $(p_cfgdeb) $(p_srcdir) $(p_stack) \
+	  KIT_IMAGES=$(KIT_BUILD)/images $(p_guest_env) flock $(p_srcdir).lock build/gates/gate-shipped $(p_series) $(p_version) $(p_suite) $(p_cfgdeb) $(p_srcdir) $(p_stack) \
 	  $(p_gatedir) $(@D) matrix.lock $(p_variants)))
 
 # The matrix with its build gates, in one report.

@@ -3,8 +3,9 @@
 # e2fsprogs images): one bounded boot, the guest's KTAP split per item, and
 # what each planned item came to.  Callers set: out (the output folder),
 # accel, limit, stall, mem, series, variant and boot (the boot's
-# number).  The arch's emulator and channels come from the environment
-# (matrix.yaml's arches, given by the plan); unset, they are the PC's:
+# number).  The arch's emulator and channels come from the environment,
+# as the plan gives them from matrix.yaml's arches (a PC's in brackets);
+# each must be set, and a caller without one stops here, named:
 #   KIT_QEMU          the emulator and its machine (qemu-system-x86_64)
 #   KIT_CONSOLE       the kernel's console device (ttyS0)
 #   KIT_CONSOLE_QEMU  QEMU's arguments that connect it to chardev "con",
@@ -15,6 +16,14 @@
 # (Each a word or words of letters, digits and ._-=,:/+, which
 # build/matrix checks: they are split on spaces, never quoted.)
 # shellcheck shell=sh
+
+for gl_v in KIT_QEMU KIT_CONSOLE KIT_CONSOLE_QEMU KIT_KTAP KIT_KTAP_QEMU; do
+	eval "gl_set=\${$gl_v:-}"
+	[ -n "$gl_set" ] || {
+		echo "${prog:-guest-lib}: $gl_v is not set: the arch's emulator and channels come from the plan (make matrix, or matrix.yaml's arches by hand)" >&2
+		exit 2
+	}
+done
 
 # The items a boot that died before its first case left to boot once more,
 # and how many boots were such a second one.
@@ -43,11 +52,11 @@ guest_boot() {
 	# timing a loop of its own; nothing else at boot bounds how fast a
 	# guest must run.
 	# shellcheck disable=SC2086
-	timeout -k 5 "$limit" ${KIT_QEMU:-qemu-system-x86_64} -accel "$accel" -m "${mem:-256M}" -smp 1 -nodefaults -display none \
-		-chardev "file,id=con,path=$gb_log" ${KIT_CONSOLE_QEMU:--serial chardev:con} \
-		-chardev "file,id=ktap,path=$gb_ktap" ${KIT_KTAP_QEMU:--serial chardev:ktap} -monitor none -no-reboot \
+	timeout -k 5 "$limit" $KIT_QEMU -accel "$accel" -m "${mem:-256M}" -smp 1 -nodefaults -display none \
+		-chardev "file,id=con,path=$gb_log" $KIT_CONSOLE_QEMU \
+		-chardev "file,id=ktap,path=$gb_ktap" $KIT_KTAP_QEMU -monitor none -no-reboot \
 		-kernel "$gb_kernel" -initrd "$gb_initrd" \
-		-append "console=${KIT_CONSOLE:-ttyS0} KIT_KTAP=${KIT_KTAP:-ttyS1} panic=-1 quiet no_timer_check" "$@" </dev/null >"$gb_log.qemu" 2>&1 &
+		-append "console=$KIT_CONSOLE KIT_KTAP=$KIT_KTAP panic=-1 quiet no_timer_check" "$@" </dev/null >"$gb_log.qemu" 2>&1 &
 	gb_pid=$!
 	# Watched five times a second: a boot that ends costs at most a fifth
 	# of a second more; gb_quiet counts fifths without output.

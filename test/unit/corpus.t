@@ -4,6 +4,7 @@
 # against a stand-in apt serving a made-up source package, test/guest/run-corpus
 # against a stand-in QEMU, test/judge/judge --corpus on what they leave.
 . "$(dirname "$0")/lib.sh"
+pc_guest
 . "$TOP/test/unit/fake-qemu.sh"
 export KIT_CACHE="$trash/cache" KIT_SUITES=src:bookworm
 

@@ -12,6 +12,7 @@
 export KIT_CACHE="$trash/cache" KIT_CASES_DIR="$trash/cases" KIT_IMAGES="$trash/images"
 export KIT_QEMU="$trash/fake-qemu" KIT_GUEST_INIT="$trash/init" KIT_GUEST_TIMEOUT=3
 export KIT_MATRIX="$trash/m.yaml"
+pc_guest
 . "$TOP/test/unit/fake-qemu.sh"
 
 # A matrix of one series, 9.9, for the judge's expect lookups.

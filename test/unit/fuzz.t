@@ -4,6 +4,7 @@
 # findings rebuild from a recipe; test/judge/judge --fuzz and test/fuzz/run-fuzz
 # against a stand-in QEMU.
 . "$(dirname "$0")/lib.sh"
+pc_guest
 . "$TOP/test/unit/fake-qemu.sh"
 CASES=$TOP/test/cases
 

@@ -23,6 +23,12 @@ for room in build/fetch build/kernel build/gates build/tools test/image test/gue
 done
 PATH=$rooms$TOP/build:$BIN:$PATH
 export KIT_T0=$(date +%s)
+# pc_guest: the channels of a PC's emulator, as matrix.yaml's x86_64 gives
+# them, for a test that boots a stand-in QEMU (its own KIT_QEMU) without
+# make's plan.
+pc_guest() {
+	export KIT_CONSOLE=ttyS0 KIT_CONSOLE_QEMU="-serial chardev:con" KIT_KTAP=ttyS1 KIT_KTAP_QEMU="-serial chardev:ktap"
+}
 # Every test runs in its own trash folder; none may run anywhere else (a
 # full disk once left mktemp empty, and the tests ran in the checkout).
 trash=$(mktemp -d "${TMPDIR:-/tmp}/kit-unit.XXXXXX") && [ -d "$trash" ] && cd "$trash" ||

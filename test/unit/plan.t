@@ -138,6 +138,12 @@ test_expect_success 'ARCHES: each arch its variants (VARIANT@ARCH but the first 
 	test_grep "^/b/config/x86_64-san.config: common/kernel.config common/arch/x86_64.config common/sanitize.config$" mk &&
 	! grep "^/b/config/arm64-san" mk
 '
+test_expect_success 'the shipped gate and the fuzzer boot in the default arch'"'"'s emulator, channels and guest program' '
+	fixture && plan --mk ARCHES="x86_64 arm64" VERSIONS=6.1 GATES=1 FUZZ_SERIES=6.1 >mk &&
+	env="KIT_QEMU='"'"'qemu-system-x86_64'"'"' KIT_CONSOLE=ttyS0 KIT_CONSOLE_QEMU='"'"'-serial chardev:con'"'"' KIT_KTAP=ttyS1 KIT_KTAP_QEMU='"'"'-serial chardev:ktap'"'"' KIT_GUEST_INIT=/b/bin/guest-init" &&
+	test_grep "^r/6.1/gates/shipped/shipped.tsv: override private p_guest_env := $env$" mk &&
+	test_grep "^FUZZ_GUEST_ENV := $env$" mk
+'
 test_expect_success 'ARCHES: each boot its arch'"'"'s emulator, channels and guest program; corpus judged against vanilla of its arch' '
 	fixture && plan --mk ARCHES="x86_64 arm64" VERSIONS=6.1 CORPUS= >mk &&
 	b=r/6.1/patched@arm64/boot.tsv &&
