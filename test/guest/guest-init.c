@@ -366,6 +366,7 @@ static int write_probe(const char *mnt, int roundtrip)
 struct plan {
 	char dev[16], name[64], mode[4], opts[128];
 	int probe_rw, fitrim, revalidate, remount_rw, getfsmap;
+	int nodisk;	/* no disk has the line's name as its serial */
 };
 
 /* GETFSMAP over the whole device: "getfsmap: ok, F free" (extents). */
@@ -843,9 +844,14 @@ static int read_plan(const char *path, struct plan *pl)
  * plan calls it by (vdc) as its serial, for the order in which a kernel
  * names its disks is its own (7.3 on s390x named the first one vdb).  A
  * line's disk is the one whose /sys/block/NAME/serial is its name, waited
- * for up to 30 s; a disk no serial names keeps the name as given (a kernel
- * without the attribute, or a stand-in).
+ * for up to 30 s.  A line no disk's serial names is marked, and its case
+ * is an ERROR: never the disk the kernel happened to give that name,
+ * which may hold another case's image.
  */
+#ifndef SYS_BLOCK
+#define SYS_BLOCK "/sys/block"	/* (the unit tests' stub reads a folder of its own) */
+#define DISK_TRIES 300		/* tenths of a second */
+#endif
 static void find_disks(struct plan *pl, int n)
 {
 	char real[MAX_CASES][16], path[300], serial[32];
@@ -853,8 +859,8 @@ static void find_disks(struct plan *pl, int n)
 
 	for (i = 0; i < n; i++)
 		real[i][0] = '\0';
-	for (t = 0; t < 300 && found < n; t++) {
-		DIR *d = opendir("/sys/block");
+	for (t = 0; t < DISK_TRIES && found < n; t++) {
+		DIR *d = opendir(SYS_BLOCK);
 		struct dirent *e;
 
 		if (t)
@@ -864,7 +870,7 @@ static void find_disks(struct plan *pl, int n)
 
 			if (strncmp(e->d_name, "vd", 2) || strlen(e->d_name) >= sizeof(real[0]))
 				continue;
-			snprintf(path, sizeof(path), "/sys/block/%s/serial", e->d_name);
+			snprintf(path, sizeof(path), SYS_BLOCK "/%s/serial", e->d_name);
 			f = fopen(path, "r");
 			if (!f)
 				continue;
@@ -882,7 +888,9 @@ static void find_disks(struct plan *pl, int n)
 			closedir(d);
 	}
 	for (i = 0; i < n; i++)
-		if (real[i][0] && strcmp(real[i], pl[i].dev)) {
+		if (!real[i][0]) {
+			pl[i].nodisk = 1;
+		} else if (strcmp(real[i], pl[i].dev)) {
 			say("# disk %s is %s\n", pl[i].dev, real[i]);
 			memcpy(pl[i].dev, real[i], sizeof(pl[i].dev));
 		}
@@ -898,6 +906,11 @@ static void run_plan(struct plan *pl, int n)
 	for (i = 0; i < n; i++) {
 		if (i)
 			pass -= klog_after(i, pl[i - 1].name) && last;
+		if (pl[i].nodisk) {
+			say("not ok %d %s # ERROR no disk has serial %s\n", i + 1, pl[i].name, pl[i].dev);
+			last = 0;
+			continue;
+		}
 		last = run_case(i + 1, &pl[i]);
 		pass += last;
 	}
@@ -943,12 +956,54 @@ static void load_modules(void)
 		fclose(f);
 }
 
+/*
+ * Results go to a channel of their own, away from the kernel's own
+ * console output, which would otherwise break lines apart: the device
+ * KIT_KTAP names (the kernel hands init a word KIT_KTAP=hvc0 of its
+ * command line as an environment variable; the arch's entry in
+ * matrix.yaml says which), else the second serial port.  Never the
+ * console: there the kernel's lines would break the results apart, and a
+ * results line the host cannot read is a line lost.  Without the device
+ * the guest says so on the console and stops (returns nonzero, having
+ * asked for the reboot), and the host finds no case started.  Waited for
+ * like a disk: a virtio console appears when its driver has probed.  Not
+ * freopen(): a failed one closes stdout, and a second one on the closed
+ * stream is undefined.
+ */
+#ifndef DEV_DIR
+#define DEV_DIR "/dev"		/* (the unit tests' stub has a folder of its own) */
+#define KTAP_TRIES 50		/* tenths of a second */
+#endif
+static int ktap_to_stdout(void)
+{
+	const char *ktap = getenv("KIT_KTAP");
+	char dev[64];
+	int fd, i;
+
+	snprintf(dev, sizeof(dev), DEV_DIR "/%s", ktap && *ktap && !strchr(ktap, '/') ? ktap : "ttyS1");
+	for (i = 0; i < KTAP_TRIES && access(dev, F_OK); i++)
+		usleep(100000);
+	fd = open(dev, O_WRONLY);
+	if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0) {
+		int e = errno, con = open(DEV_DIR "/console", O_WRONLY);
+
+		if (con >= 0) {
+			dprintf(con, "guest-init: no KTAP device %s: %s\n", dev, errname(e));
+			close(con);
+		}
+		reboot(RB_AUTOBOOT);
+		return 1;
+	}
+	if (fd != STDOUT_FILENO)
+		close(fd);
+	clearerr(stdout);
+	return 0;
+}
+
 int main(void)
 {
 	static struct plan pl[MAX_CASES];
-	char dev[64];
-	const char *ktap;
-	int n, fd, i;
+	int n;
 	FILE *corpus;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -959,26 +1014,8 @@ int main(void)
 	mkdir("/sys", 0755);
 	if (mount("sysfs", "/sys", "sysfs", 0, NULL) && errno != EBUSY)
 		say("# mount sysfs: %s\n", errname(errno));
-	/* Results go to a channel of their own, away from the kernel's own
-	 * console output, which would otherwise break lines apart: the device
-	 * KIT_KTAP names (the kernel hands init a word KIT_KTAP=hvc0 of its
-	 * command line as an environment variable; the arch's entry in
-	 * matrix.yaml says which), else the second serial port; the console
-	 * is the fallback.  Waited for like a disk: a virtio console appears
-	 * when its driver has probed.  Not freopen(): a failed one closes
-	 * stdout, and a second one on the closed stream is undefined. */
-	ktap = getenv("KIT_KTAP");
-	snprintf(dev, sizeof(dev), "/dev/%s", ktap && *ktap && !strchr(ktap, '/') ? ktap : "ttyS1");
-	for (i = 0; i < 50 && access(dev, F_OK); i++)
-		usleep(100000);
-	fd = open(dev, O_WRONLY);
-	if (fd < 0)
-		fd = open("/dev/console", O_WRONLY);
-	if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0)
+	if (ktap_to_stdout())
 		return 1;
-	if (fd != STDOUT_FILENO)
-		close(fd);
-	clearerr(stdout);
 
 	load_modules();
 	say("KTAP version 1\n");

@@ -179,6 +179,28 @@ test_expect_success CC 'control characters in a kernel message reach the judge e
 	test "$(st r a):$(st r a kernel)" = "PASS:EXT4-fs (DEV): bad\\tgeometry\\x1b[0m\\r" &&
 	test "$(cat r/cases/a.kmsg)" = "EXT4-fs (vda): bad\\tgeometry\\x1b[0m\\r"
 '
+test_expect_success CC 'each case mounts the disk whose serial is its name; a name no serial gives is that case'"'"'s ERROR, never a guess' '
+	stub_guest && rm -f mounted && mkdir -p sysblock/vda sysblock/vdb sysblock/vdd &&
+	echo vda >sysblock/vda/serial && echo vdx >sysblock/vdb/serial && echo vdb >sysblock/vdd/serial &&
+	guest stub vanilla r && test "$(st r a):$(st r b):$(st r c)" = PASS:PASS:ERROR &&
+	test "$(st r c reason)" = "no disk has serial vdc" &&
+	printf "a /dev/vda\nb /dev/vdd\n" >want && sort mounted >got && test_cmp want got &&
+	test_grep "^# disk vdb is vdd$" r/boot1.ktap
+'
+test_expect_success CC 'the results go to the KTAP device alone; without it the guest says so on the console and no case counts' '
+	stub_guest && rm -rf sysblock dev && mkdir -p dev && : >dev/console &&
+	fake_qemu fake-qemu <<-'"'"'Q'"'"' &&
+	cpio -i --quiet --to-stdout plan <"$rd" >plan.run
+	case $ktap in /*) to=$ktap ;; *) to=$PWD/$ktap ;; esac
+	[ -e ktap-missing ] || ln -sf "$to" dev/ttyS1
+	exec ./stub plan.run
+	Q
+	guest stub vanilla r && test "$(st r a):$(st r b):$(st r c)" = PASS:PASS:PASS &&
+	! test -s dev/console &&
+	: >ktap-missing && rm -f dev/ttyS1 && guest stub vanilla r2 &&
+	test "$(st r2 a):$(st r2 b):$(st r2 c)" = ERROR:ERROR:ERROR &&
+	test_grep "^guest-init: no KTAP device dev/ttyS1: ENOENT" dev/console && ! grep -q "KTAP version" dev/console
+'
 # Last: the extra cases stay in the trash directory.
 test_expect_success 'more cases than 26 disks take a second boot, none lost or blamed' '
 	rm -rf cases images && setup && for c in d e f g h i j k l m n o p q r s t u v w x y z zz1 zz2 zz3; do
