@@ -756,12 +756,16 @@ static const char *arguments(yaml_node_t *n, const char *what)
 	return s;
 }
 
+/* The keys of an arch's entry, in matrix.yaml's order (the last two
+ * optional); the plan keys a kernel by all of them. */
+const char *const arch_keys[] = {
+	"arch", "cross", "target", "image", "config", "packages",
+	"qemu", "console", "console_qemu", "ktap", "ktap_qemu", "debian_arch", "debian_config", NULL
+};
+
 static void arches(yaml_node_t *a)
 {
-	static const char *const keys[] = {
-		"arch", "cross", "target", "image", "config", "packages",
-		"qemu", "console", "console_qemu", "ktap", "ktap_qemu", "debian_arch", "debian_config", NULL
-	};
+	const char *const *keys = arch_keys;
 	static const int optional = 2;	/* (the last keys: debian_arch, debian_config) */
 	yaml_node_pair_t *p;
 	char path[4096];

@@ -51,6 +51,7 @@ const char *corpus_field(const char *key);
 int arch_count(void);
 const char *arch_name(int i);
 const char *arch_field(const char *name, const char *key);
+extern const char *const arch_keys[];
 
 /* plan FILE --mk|--tsv [NAME=VALUE...]: build/plan.c. */
 int plan_main(char **args);

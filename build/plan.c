@@ -543,10 +543,13 @@ static char *config_of(const char *v)
 	return c;
 }
 
-/* CONFIGKEY of a variant: its fragments and the scripts that build it. */
+/* CONFIGKEY of a variant: its fragments, the scripts that build it, and
+ * its arch's whole entry in matrix.yaml (compiler, target, emulator,
+ * channels): an entry changed is another kernel, built and booted again. */
 static char *config_key_of(const char *v)
 {
 	const char *f[16];
+	char *a = arch_of(v), *text, *t, *k;
 	int n, i;
 
 	fragments_of(v, f);
@@ -555,7 +558,18 @@ static char *config_key_of(const char *v)
 	for (i = 0; kernel_recipe[i]; i++)
 		f[n++] = kernel_recipe[i];
 	f[n] = NULL;
-	return hash_files(f, 8);
+	text = hash_files(f, 64);
+	for (i = 0; arch_keys[i]; i++) {
+		const char *val = arch_field(a, arch_keys[i]);
+
+		t = fmt("%s\n%s=%s", text, arch_keys[i], val ? val : "");
+		free(text);
+		text = t;
+	}
+	k = hash_text(text, 8);
+	free(text);
+	free(a);
+	return k;
 }
 
 static char *kdir(struct planned *p, const char *v)
@@ -665,6 +679,11 @@ static void plan_series(void)
 				add(&names, arch_name(j));
 			refuse("ARCHES: '%s' is not an arch of matrix.yaml (known: %s)", arches.w[i], joined(&names));
 		}
+	/* The sanitizer kernels and fstests are the default arch's, held to
+	 * its vanilla kernel: a run of them builds that arch. */
+	if (!has(&arches, arch_name(0)) && (*setting(SANITIZE) || *setting(FSTESTS)))
+		refuse("ARCHES: '%s' lacks %s, the default arch, whose kernels %s=1 builds and holds to its vanilla; add it",
+		       joined(&arches), arch_name(0), *setting(SANITIZE) ? "SANITIZE" : "FSTESTS");
 
 	if (set[VERSIONS]) {
 		versions = split(set[VERSIONS], 1);
@@ -860,12 +879,15 @@ static char *gate_key(struct planned *p, const char *kind)
 	hs[0] = '\0';
 	for (i = 0; i < g.n; i++)
 		sprintf(hs + strlen(hs), "%s%s", i ? " " : "", stack_hash(p, g.w[i]));
-	text = fmt("%s\n%s\n%s\n%s\n%s\n", vs, hs, p->srckey, cfg, tools_id);
+	/* (and the member of the .deb that holds each arch's config) */
+	text = fmt("%s\n%s\n%s\n%s\n%s\n%s\n", vs, hs, p->srckey, cfg, tools_id,
+		   arch_field(arch_name(0), "debian_config") ? arch_field(arch_name(0), "debian_config") : "");
 	if (at) {
 		char *c = fmt("%sgcc --version 2>/dev/null | head -1", arch_field(at + 1, "cross"));
 		char *cv = output_of(c, 1), *acfg = gate_config(p, at + 1), *t;
+		const char *m = arch_field(at + 1, "debian_config");
 
-		t = fmt("%s%s\n%s", text, acfg, cv);
+		t = fmt("%s%s\n%s\n%s", text, acfg, m ? m : "", cv);
 		free(text);
 		text = t;
 		free(c);
@@ -903,7 +925,8 @@ static struct words gate_kinds(struct planned *p)
 				free(w);
 			}
 	}
-	if (has(&allmod, p->s->name))
+	/* (allmodconfig: the default arch's, beside its kernels) */
+	if (has(&allmod, p->s->name) && has(&arches, arch_name(0)))
 		add(&k, "allmodconfig");
 	add(&k, "checkpatch");
 	/* (Debian's own kernel: a Debian-served series alone has one.) */

@@ -5,7 +5,8 @@
 # accel, limit, stall, mem, series, variant and boot (the boot's
 # number).  The arch's emulator and channels come from the environment,
 # as the plan gives them from matrix.yaml's arches (a PC's in brackets);
-# each must be set, and a caller without one stops here, named:
+# each must be set, and the emulator installed; a caller without one stops
+# here, named:
 #   KIT_QEMU          the emulator and its machine (qemu-system-x86_64)
 #   KIT_CONSOLE       the kernel's console device (ttyS0)
 #   KIT_CONSOLE_QEMU  QEMU's arguments that connect it to chardev "con",
@@ -24,6 +25,11 @@ for gl_v in KIT_QEMU KIT_CONSOLE KIT_CONSOLE_QEMU KIT_KTAP KIT_KTAP_QEMU; do
 		exit 2
 	}
 done
+gl_q=${KIT_QEMU%% *}
+command -v "$gl_q" >/dev/null || {
+	echo "${prog:-guest-lib}: $gl_q, this arch's emulator (KIT_QEMU), is not installed: make matrix installs it with the arch's packages (matrix.yaml's arches)" >&2
+	exit 2
+}
 
 # The items a boot that died before its first case left to boot once more,
 # and how many boots were such a second one.

@@ -52,7 +52,7 @@ test_expect_success 'a boot of another arch: its emulator and machine, its conso
 	test_grep " -append console=ttyAMA0 KIT_KTAP=hvc0 panic=-1 " args &&
 	test_grep " -drive file=$trash/images/b.img,format=raw,if=none,id=vdb,readonly=on -device virtio-blk,drive=vdb,serial=vdb " args
 '
-test_expect_success 'a boot with nothing said is the PC'"'"'s: ttyS0 the console, ttyS1 the KTAP, both serial ports' '
+test_expect_success 'a boot of the PC (x86_64 as matrix.yaml has it): ttyS0 the console, ttyS1 the KTAP, both serial ports' '
 	setup && guest ok vanilla r && tr "\\n" " " <fake-qemu.args >args &&
 	test_grep " -chardev file,id=con,path=r/boot1.log -serial chardev:con " args &&
 	test_grep " -chardev file,id=ktap,path=r/boot1.ktap -serial chardev:ktap " args &&

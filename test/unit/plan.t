@@ -57,13 +57,27 @@ fixture() {
 plan() { (cd co && env -u KIT_SRC_5_4 "$BIN/matrix" plan m.yaml "$@" RESULTS=r KIT_CACHE=/c KIT_BUILD=/b); }
 # key8 TEXT: the first 8 hex digits of TEXT's sha256.
 key8() { printf "%s" "$1" | sha256sum | cut -c1-8; }
+# ckey ARCH FRAGMENT...: the config key of a kernel of ARCH built from the
+# FRAGMENTs: the sha256 of the fragments and the build scripts, then each
+# field of the arch's entry in the fixture above, hashed again.
+ckey() {
+	ck_a=$1 && shift &&
+	ck_f=$(cd co && cat "$@" build/kernel/kernel build/lib.sh build/kernel/push-stack build/kernel/check-config | sha256sum | cut -c1-64) &&
+	case $ck_a in
+	x86_64) ck_v="x86_64||bzImage|arch/x86/boot/bzImage|common/arch/x86_64.config|build guest|qemu-system-x86_64|ttyS0|-serial chardev:con|ttyS1|-serial chardev:ktap|amd64|config.amd64_none_amd64" ;;
+	arm64) ck_v="arm64|aarch64-linux-gnu-|Image|arch/arm64/boot/Image|common/arch/arm64.config|build arm64|qemu-system-aarch64 -M virt|ttyAMA0|-serial chardev:con|hvc0|-device virtio-serial-pci -device virtconsole,chardev=ktap|arm64|config.arm64_none_arm64" ;;
+	esac &&
+	echo "arch cross target image config packages qemu console console_qemu ktap ktap_qemu debian_arch debian_config" | tr " " "\n" >ck.keys &&
+	{ printf "%s" "$ck_f" && echo "$ck_v" | tr "|" "\n" | paste -d= ck.keys - | while IFS= read -r l; do printf "\n%s" "$l"; done; } |
+		sha256sum | cut -c1-8
+}
 
 test_expect_success 'each series is run or skipped with its reason, each cell with its kernel by its keys' '
 	fixture && plan --tsv >tsv &&
 	test_grep "^case	plain$" tsv &&
 	test_grep "^series	5.10	run	5.10.262	/c/src/5.10-$(key8 /c/debs/linux-source-5.10_5.10.262-1.deb)	debian linux-source-5.10 5.10.262-1$" tsv &&
 	test_grep "^series	5.4	skip	5.4.301	no tree given: set KIT_SRC_5_4 to a 5.4.y kernel tree (stack verified on 5.4.301)$" tsv &&
-	cfg=$(cd co && cat common/kernel.config common/arch/x86_64.config build/kernel/kernel build/lib.sh build/kernel/push-stack build/kernel/check-config | sha256sum | cut -c1-8) &&
+	cfg=$(ckey x86_64 common/kernel.config common/arch/x86_64.config) &&
 	src=$(key8 /c/debs/linux-source-6.1_6.1.192-3.deb) && h=$(cd co && "$BIN/matrix" hash m.yaml 6.1 hardened) &&
 	test_grep "^cell	6.1	vanilla	/c/out/6.1/vanilla-$src-$cfg/bzImage	-$" tsv &&
 	test_grep "^cell	6.1	hardened	/c/out/6.1/hardened-$src-$cfg-$h/bzImage	$h$" tsv &&
@@ -124,7 +138,7 @@ test_expect_success 'ARCHES: each arch its variants (VARIANT@ARCH but the first 
 	grep "^cell" tsv | cut -f3 | tr "\n" " " >names &&
 	test "$(cat names)" = "vanilla patched hardened vanilla@arm64 patched@arm64 hardened@arm64 vanilla@s390x patched@s390x hardened@s390x " &&
 	src=$(key8 /c/debs/linux-source-6.1_6.1.192-3.deb) && h=$(cd co && "$BIN/matrix" hash m.yaml 6.1 hardened) &&
-	cfg=$(cd co && cat common/kernel.config common/arch/arm64.config build/kernel/kernel build/lib.sh build/kernel/push-stack build/kernel/check-config | sha256sum | cut -c1-8) &&
+	cfg=$(ckey arm64 common/kernel.config common/arch/arm64.config) &&
 	test_grep "^cell	6.1	hardened@arm64	/c/out/6.1/hardened@arm64-$src-$cfg-$h/Image	$h$" tsv &&
 	plan --mk ARCHES="x86_64 arm64" VERSIONS=6.1 >mk &&
 	k=$(grep "^cell	6.1	hardened@arm64	" tsv | cut -f4) && p=$(grep "^cell	6.1	patched@arm64	" tsv | cut -f4) &&
@@ -181,6 +195,26 @@ test_expect_success 'ARCHES with GATES: a Debian series'"'"' config gate of each
 	test "$(sed -n 1p k2)" = "config	$(cat k1)" && test "$(sed -n 2p k2 | cut -f1)" = config@arm64 &&
 	test "$(sed -n 2p k2 | cut -f2)" != "$(cat k1)" &&
 	test_grep "^$g: /c/src/6.1-.*\.stamp /b/gates/6.1@arm64.key " mk
+'
+test_expect_success 'ARCHES: a kernel is keyed by its arch'"'"'s whole entry, a config gate by the config member it reads' '
+	fixture && plan --tsv GATES=1 ARCHES="x86_64 arm64" VERSIONS=6.1 >one &&
+	sed -i "/^  arm64:/,/^  [a-z]/s/qemu: qemu-system-aarch64 -M virt/qemu: qemu-system-aarch64 -M virt -cpu max/" co/m.yaml &&
+	plan --tsv GATES=1 ARCHES="x86_64 arm64" VERSIONS=6.1 >two &&
+	grep "^cell" one >c1 && grep "^cell" two >c2 && diff c1 c2 | grep "^>" | cut -f3 | sort -u >changed &&
+	printf "%s\n" hardened@arm64 patched@arm64 vanilla@arm64 >want && test_cmp want changed &&
+	sed -i "s/debian_config: config.arm64_none_arm64/debian_config: config.arm64_rt_arm64/" co/m.yaml &&
+	plan --tsv GATES=1 ARCHES="x86_64 arm64" VERSIONS=6.1 >three &&
+	test "$(grep "^gate	6.1	config	" two)" = "$(grep "^gate	6.1	config	" three)" &&
+	a=$(grep "^gate	6.1	config@arm64	" two | cut -f5) && b=$(grep "^gate	6.1	config@arm64	" three | cut -f5) &&
+	test -n "$a" && test -n "$b" && test "$a" != "$b"
+'
+test_expect_success 'ARCHES without the default arch: no allmodconfig gate; SANITIZE and FSTESTS refused, naming it' '
+	fixture && plan --tsv GATES=1 ARCHES=arm64 VERSIONS=6.1 | grep "^gate" | cut -f3 | tr "\n" " " >kinds &&
+	test "$(cat kinds)" = "config@arm64 checkpatch shipped " &&
+	test_must_fail 2 plan --tsv SANITIZE=1 ARCHES=arm64 VERSIONS=6.1 2>err &&
+	test_grep "ARCHES: .arm64. lacks x86_64, the default arch, whose kernels SANITIZE=1 builds" err &&
+	test_must_fail 2 plan --tsv FSTESTS=1 ARCHES=arm64 VERSIONS=6.1 2>err &&
+	test_grep "FSTESTS=1" err
 '
 test_expect_success 'ARCHES: an arch matrix.yaml does not name is refused in one line' '
 	fixture && test_must_fail 2 plan --tsv ARCHES="x86_64 riscv64" >out 2>err &&

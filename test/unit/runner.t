@@ -47,11 +47,13 @@ test_expect_success 'written: blocks of the image size, the first 16 listed; a c
 	case "$(written w.img nothing)" in unknown*) ;; *) false ;; esac &&
 	head -c 100 /dev/zero >short && case "$(written w.img short)" in unknown*) ;; *) false ;; esac
 '
-test_expect_success 'a boot without its arch'"'"'s emulator or a channel stops before booting, the variable named' '
+test_expect_success 'a boot without its arch'"'"'s emulator or a channel stops before booting, naming what is missing' '
 	setup && rm -f fake-qemu.args && for v in KIT_QEMU KIT_CONSOLE KIT_CONSOLE_QEMU KIT_KTAP KIT_KTAP_QEMU; do
 		(unset $v && FAKE=ok test_must_fail 2 run-guest 9.9 vanilla kernel rn) 2>err &&
 		test_grep "run-guest: $v is not set" err && ! test -e rn/boot.tsv && ! test -e fake-qemu.args || return 1
-	done
+	done &&
+	(KIT_QEMU="$trash/no-such-qemu -M virt" && FAKE=ok test_must_fail 2 run-guest 9.9 vanilla kernel rn) 2>err &&
+	test_grep "run-guest: $trash/no-such-qemu, this arch.s emulator (KIT_QEMU), is not installed" err && ! test -e rn/boot.tsv
 '
 test_expect_success 'the boot only records; it writes no verdict' '
 	setup && FAKE=wrong run-guest 9.9 vanilla kernel r && test -f r/boot.tsv &&
