@@ -95,6 +95,14 @@ test_expect_success 'a failed build voids the verdicts of the variants built on 
 	test "$(tail -1 out)" = "0 passed, 6 failed, 6 skipped" &&
 	test_grep "9.9 patched 3 cases: ERROR: not run: the 9.9 vanilla kernel failed to build: kernel: 9.9 vanilla: build failed" out
 '
+test_expect_success 'a failed build of one arch voids no verdict of another arch' '
+	run_matrix && guest ok vanilla@arm64 res/9.9/vanilla@arm64 >/dev/null && guest ok patched@arm64 res/9.9/patched@arm64 >/dev/null &&
+	sed -i "/^cell	9.9	patched	/a cell	9.9	vanilla@arm64	kernel	-\ncell	9.9	patched@arm64	kernel	-" res/plan.tsv &&
+	echo "kernel: 9.9 vanilla: build failed" >res/9.9/vanilla/build.failed &&
+	test_must_fail 1 report res >out &&
+	test_grep "9.9 patched 3 cases: ERROR: not run: the 9.9 vanilla kernel failed to build" out &&
+	! grep "patched@arm64.*failed to build" out && test "$(tail -1 out)" = "6 passed, 6 failed, 6 skipped"
+'
 test_expect_success 'a failed boot or judge of vanilla does not void the verdicts built on it' '
 	run_matrix && echo "judge: something" >res/9.9/vanilla/judge.failed &&
 	test_must_fail 1 report res >out && test "$(tail -1 out)" = "2 passed, 4 failed, 6 skipped" &&
