@@ -15,16 +15,20 @@ image() {
 }
 
 # A source package src 1.0-1: an upstream tarball with tests/a/image.gz
-# and tests/b/image.gz (b sets shared_blocks) and a .dsc pinning it; the
-# stand-in apt-get source copies them (FAKE_DSC=other serves another .dsc).
+# and tests/b/image.gz (b sets shared_blocks), a Debian tarball, and a .dsc
+# pinning both; the stand-in apt-get source copies them, or with
+# --dsc-only or --diff-only the .dsc or the Debian tarball alone
+# (FAKE_DSC=other serves another .dsc, tarball a tarball it does not name).
 fake_src() {
 	rm -rf pkg && mkdir -p pkg/src-1.0/tests/a pkg/src-1.0/tests/b pkg/src-1.0/tests/c &&
 	image pkg/a.img "\0\0\0\0" && image pkg/b.img "\0\100\0\0" &&
 	gzip -c pkg/a.img >pkg/src-1.0/tests/a/image.gz && gzip -c pkg/b.img >pkg/src-1.0/tests/b/image.gz &&
 	echo "not an image" >pkg/src-1.0/tests/c/expect &&
 	tar -C pkg -czf pkg/src_1.0.orig.tar.gz src-1.0 &&
+	mkdir -p pkg/d/debian && echo "Source: src" >pkg/d/debian/control && tar -C pkg/d -cJf pkg/src_1.0-1.debian.tar.xz debian &&
 	{ echo "Format: 3.0 (quilt)" && echo "Source: src" && echo "Checksums-Sha256:" &&
-	  echo " $(sha256sum pkg/src_1.0.orig.tar.gz | cut -d" " -f1) $(stat -c %s pkg/src_1.0.orig.tar.gz) src_1.0.orig.tar.gz"; } >pkg/src_1.0-1.dsc &&
+	  echo " $(sha256sum pkg/src_1.0.orig.tar.gz | cut -d" " -f1) $(stat -c %s pkg/src_1.0.orig.tar.gz) src_1.0.orig.tar.gz" &&
+	  echo " $(sha256sum pkg/src_1.0-1.debian.tar.xz | cut -d" " -f1) $(stat -c %s pkg/src_1.0-1.debian.tar.xz) src_1.0-1.debian.tar.xz"; } >pkg/src_1.0-1.dsc &&
 	mkdir -p fakebin &&
 	cat >fakebin/apt-cache <<-'F' &&
 	#!/bin/sh
@@ -35,7 +39,13 @@ fake_src() {
 	for a in "\$@"; do last=\$a; done
 	case \$last in
 	update) exit 0 ;;
-	src=1.0-1) cp "$trash/pkg/src_1.0.orig.tar.gz" . && cp "$trash/pkg/src_1.0-1.dsc" . &&
+	src=1.0-1) case " \$* " in
+	           *" --dsc-only "*) cp "$trash/pkg/src_1.0-1.dsc" . && exit 0 ;;
+	           *" --diff-only "*) cp "$trash/pkg/src_1.0-1.debian.tar.xz" . &&
+	                              if [ "\$FAKE_DSC" = tarball ]; then echo junk >>src_1.0-1.debian.tar.xz; fi; exit 0 ;;
+	           esac
+	           echo "\$*" >>"$trash/apt-get.args"
+	           cp "$trash/pkg/src_1.0.orig.tar.gz" "$trash/pkg/src_1.0-1.debian.tar.xz" . && cp "$trash/pkg/src_1.0-1.dsc" . &&
 	           if [ "\$FAKE_DSC" = other ]; then echo "Comment: changed" >>src_1.0-1.dsc; fi
 	           if [ "\$FAKE_DSC" = tarball ]; then echo junk >>src_1.0.orig.tar.gz; fi ;;
 	*) echo "E: no \$last" >&2; exit 100 ;;
@@ -112,6 +122,26 @@ test_expect_success 'a pattern nothing matches is one clear error' '
 	PATH="$trash/fakebin:$PATH" KIT_APT_ETC=etc KIT_HOST_CODENAME=bookworm \
 		test_must_fail 1 fetch-corpus src 1.0-1 bookworm "tests/*/image.bz2" cache/corpus/src lock 2>err &&
 	test_grep "no file matches .tests/\*/image.bz2. (matrix.yaml: corpus: images)" err
+'
+
+fsrc() {
+	PATH="$trash/fakebin:$PATH" KIT_APT_ETC=etc KIT_HOST_CODENAME=bookworm fetch-source 9.9 src 1.0-1 bookworm "$@"
+}
+test_expect_success 'fetch-source debian: the .dsc and the Debian tarball alone, the .dsc recorded in the lock' '
+	fake_src && : >lock && rm -f apt-get.args && fsrc debian lock >out &&
+	test_grep "downloading the debian part of the source of src 1.0-1 from bookworm" out &&
+	cmp pkg/src_1.0-1.dsc $dl/src_1.0-1.dsc && cmp pkg/src_1.0-1.debian.tar.xz $dl/src_1.0-1.debian.tar.xz &&
+	! test -e $dl/src_1.0.orig.tar.gz && ! test -e apt-get.args &&
+	test_grep "^src:src 1.0-1 $(sum pkg/src_1.0-1.dsc)$" lock &&
+	printf "#!/bin/sh\nexit 1\n" >fakebin/apt-get && fsrc debian lock >out && ! test -s out
+'
+test_expect_success 'fetch-source debian: a Debian tarball that is not the one the .dsc names is refused, nothing kept' '
+	fake_src && : >lock && FAKE_DSC=tarball test_must_fail 1 fsrc debian lock 2>err &&
+	test_grep "src_1.0-1.debian.tar.xz: sha256 .*, expected $(sum pkg/src_1.0-1.debian.tar.xz) (src_1.0-1.dsc); refused (the mirror serves another file than its .dsc names)$" err &&
+	! test -s lock && ! test -e $dl
+'
+test_expect_success 'fetch-source: a PART it does not know is a usage error' '
+	fake_src && test_must_fail 2 fsrc orig lock 2>err && test_grep "PART is all or debian, not .orig." err
 '
 
 # corpus_guest: a stand-in QEMU for run-corpus: it reads /corpus from the initramfs and
