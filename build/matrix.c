@@ -222,10 +222,49 @@ static void fix_status(enum mode m, const char *name, yaml_node_t *fixes, const 
 		printf("S_%s_%s := %s\n", name, key, s);
 }
 
+int list_has(yaml_node_t *l, const char *w)
+{
+	yaml_node_item_t *it;
+
+	if (!l || l->type != YAML_SEQUENCE_NODE)
+		return 0;
+	for (it = l->data.sequence.items.start; it < l->data.sequence.items.top; it++)
+		if (node(*it)->type == YAML_SCALAR_NODE && !strcmp((const char *)node(*it)->data.scalar.value, w))
+			return 1;
+	return 0;
+}
+
+/* config_source: [DEBIAN-ARCH...], the Debian architectures whose config
+ * a series' config gate makes from Debian's source package (its
+ * debian/config, as its rules.gen does) instead of taking linux-config-X.Y
+ * of that architecture: each the debian_arch of an arch of arches: that
+ * has a debian_config, once. */
+static void config_source(yaml_node_t *l)
+{
+	yaml_node_item_t *it, *jt;
+	int a;
+
+	if (l->type != YAML_SEQUENCE_NODE || l->data.sequence.items.top == l->data.sequence.items.start)
+		die_at(l, "config_source must be a list of Debian architectures, e.g. [arm64]");
+	for (it = l->data.sequence.items.start; it < l->data.sequence.items.top; it++) {
+		const char *d = word(node(*it), "config_source");
+
+		for (a = 0; a < arch_count(); a++)
+			if (arch_field(arch_name(a), "debian_config") && arch_field(arch_name(a), "debian_arch") &&
+			    !strcmp(arch_field(arch_name(a), "debian_arch"), d))
+				break;
+		if (a == arch_count())
+			die_at(node(*it), "config_source: '%s' is not the debian_arch of an arch of arches: with a debian_config", d);
+		for (jt = l->data.sequence.items.start; jt < it; jt++)
+			if (!strcmp(scalar(node(*jt), "config_source"), d))
+				die_at(node(*it), "config_source: '%s' given twice", d);
+	}
+}
+
 static void source(enum mode m, const char *name, yaml_node_t *src)
 {
 	static const char *const kinds[] = { "debian", "tree", "tarball", NULL };
-	static const char *const deb_keys[] = { "package", "version", "suite", NULL };
+	static const char *const deb_keys[] = { "package", "version", "suite", "config_source", NULL };
 	static const char *const path_keys[] = { "env", "path", NULL };
 	yaml_node_pair_t *p;
 	yaml_node_t *v;
@@ -249,6 +288,8 @@ static void source(enum mode m, const char *name, yaml_node_t *src)
 		out(m, name, "package", word(need(v, "package", "debian"), "package"));
 		out(m, name, "version", word(need(v, "version", "debian"), "version"));
 		out(m, name, "suite", word(need(v, "suite", "debian"), "suite"));
+		if (get(v, "config_source"))
+			config_source(get(v, "config_source"));
 	} else {
 		const char *env;
 		const char *q;

@@ -45,6 +45,9 @@ yaml_node_t *lookup(struct series *s, const char *key);
 /* The corpus: entry's field (source, version, suite, images), or NULL
  * when matrix.yaml has no corpus. */
 const char *corpus_field(const char *key);
+/* Whether L, a list of words (a YAML sequence of scalars) checked when
+ * read, holds W; 0 for NULL or anything but a list. */
+int list_has(yaml_node_t *l, const char *w);
 
 /* The arches: entry: how many, the Ith's name (the first is the
  * default one), and a field of the one named (NULL: no such arch). */

@@ -828,8 +828,36 @@ static char *cfgdeb(struct planned *p, const char *arch)
 	return fmt("%s/debs/%s_%s.deb", setting(KIT_CACHE), pkg, p->version);
 }
 
+/* Whether a Debian series' config gate of ARCH makes Debian's config from
+ * its source package (matrix.yaml's config_source names ARCH's
+ * debian_arch) rather than taking it from linux-config-X.Y. */
+static int config_from_source(struct planned *p, const char *arch)
+{
+	const char *da = arch_field(arch, "debian_arch");
+
+	return da && list_has(lookup(p->s, "source.debian.config_source"), da);
+}
+
+/* The .dsc of the Debian source package a series' linux-source-X.Y is
+ * built from (Debian's kernel source package is "linux"), where
+ * build/fetch/fetch-source leaves it with its Debian tarball:
+ * KIT_CACHE/apt/source/linux_VERSION/linux_VERSION.dsc (the name without
+ * an epoch). */
+static char *cfgdsc(struct planned *p)
+{
+	const char *v = strchr(p->version, ':') ? strchr(p->version, ':') + 1 : p->version;
+
+	return fmt("%s/apt/source/linux_%s/linux_%s.dsc", setting(KIT_CACHE), p->version, v);
+}
+
 static char *gate_config(struct planned *p, const char *arch)
 {
+	if (!strcmp(p->kind, "debian") && config_from_source(p, arch)) {
+		char *d = cfgdsc(p), *c = fmt("debsrc:%s", d);
+
+		free(d);
+		return c;
+	}
 	if (!strcmp(p->kind, "debian")) {
 		char *d = cfgdeb(p, arch), *c = fmt("distro:%s", d);
 
@@ -1393,13 +1421,27 @@ static void mk_gates(struct planned *p)
 	member("GATE_KEYS", keyfile);
 	tvar(keyfile, "key", "%s", key);
 	/* The linux-config of the default arch, and of each other arch of
-	 * the run Debian builds (linux-config-X.Y:ARCH). */
-	for (i = 0; !strcmp(p->kind, "debian") && i <= arches.n; i++) {
+	 * the run Debian builds (linux-config-X.Y:ARCH); for an arch whose
+	 * config comes from the source package (config_source), that
+	 * package's .dsc and Debian tarball instead, once. */
+	for (i = 0, j = 0; !strcmp(p->kind, "debian") && i <= arches.n; i++) {
 		const char *a = i ? arches.w[i - 1] : arch_name(0), *da = deb_arch_of(a);
 		char *d, *pkg;
 
 		if (i && (!*da || !arch_field(a, "debian_config")))
 			continue;
+		if (i && config_from_source(p, a)) {
+			if (j++)
+				continue;
+			d = cfgdsc(p);
+			member("DEBSRCS", d);
+			tvar(d, "failed", "%s", marker(p, "gates/fetch"));
+			tvar(d, "series", "%s", p->s->name);
+			tvar(d, "version", "%s", p->version);
+			tvar(d, "suite", "%s", p->suite);
+			free(d);
+			continue;
+		}
 		d = cfgdeb(p, a);
 		pkg = fmt("linux-config-%s%s%s", p->package + 13, *da ? ":" : "", da);
 		member("DEBS", d);
@@ -1558,7 +1600,7 @@ static void print_mk(void)
 
 	printf("# The plan of this run (build/matrix plan --mk): read by the Makefile.\n");
 	/* The lists start empty, whatever make's command line says. */
-	printf("override DEBS :=\noverride SRC_FROMS :=\noverride SRC_STAMPS :=\noverride KERNELS :=\n"
+	printf("override DEBS :=\noverride DEBSRCS :=\noverride SRC_FROMS :=\noverride SRC_STAMPS :=\noverride KERNELS :=\n"
 	       "override KERNEL_NAMES :=\noverride BOOTS :=\noverride VERDICTS :=\noverride CORPUS_BOOTS :=\n"
 	       "override CORPUS_VERDICTS :=\noverride GATE_KEYS :=\noverride GATES_BUILD :=\n"
 	       "override GATES_CHECKPATCH :=\noverride GATES_SHIPPED :=\noverride FST_RUNS :=\n"
@@ -1584,6 +1626,15 @@ static void print_mk(void)
 
 		if (*su && !has(&suites, su))
 			add(&suites, su);
+		/* (and its deb-src line, where a config gate takes Debian's
+		 * source package: config_source) */
+		if (*su && lookup(&all[i], "source.debian.config_source")) {
+			char *w = fmt("src:%s", su);
+
+			if (!has(&suites, w))
+				add(&suites, w);
+			free(w);
+		}
 	}
 	if (corpus_field("suite")) {
 		char *w = fmt("src:%s", corpus_field("suite"));

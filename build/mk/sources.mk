@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # Sources: each series' Debian source package, fetched and checked against
-# matrix.lock (DEBS, with the gates' linux-config packages), or its tree or
+# matrix.lock (DEBS, with the gates' linux-config packages; DEBSRCS), or its tree or
 # tarball by path, unpacked into KIT_CACHE/src/X.Y-SRCKEY (SRC_STAMPS);
-# and the image corpus (corpus.mk).  Planned: DEBS, SRC_FROMS, SRC_STAMPS.
+# and the image corpus (corpus.mk).  Planned: DEBS, DEBSRCS, SRC_FROMS,
+# SRC_STAMPS.
 .PHONY: sources
 
 # The private apt state's suites: every series' and the corpus'; its
@@ -15,6 +16,12 @@ export KIT_APT_ARCHES := $(APT_ARCHES)
 # every make, before anything reads it, and fetches it again if it differs.)
 $(DEBS): FORCE | $(call deps,fetch)
 	@$(call guarded,$(p_failed),$(p_step),build/fetch/fetch-debian $(p_series) $(p_package) $(p_version) $(p_suite) $@ matrix.lock)
+
+# The .dsc and Debian tarball of a series' source package, for a config
+# gate that makes Debian's config of an arch from it (DEBSRCS: matrix.yaml's
+# config_source); checked against matrix.lock on every make, as a .deb.
+$(DEBSRCS): FORCE | $(call deps,fetch)
+	@$(call guarded,$(p_failed),config fetch,build/fetch/fetch-source $(p_series) linux $(p_version) $(p_suite) debian matrix.lock)
 
 # SRCDIR.from says what the source is (build/fetch/source-id: its path, mtime
 # and size), rewritten only when that changes.

@@ -126,6 +126,51 @@ test_expect_success GATES 'another arch'"'"'s gate takes that arch'"'"'s config 
 	test_must_fail 1 env KIT_DEBIAN_CONFIG=config.riscv64_none_riscv64 gate-build 1.0 distro:cfg.deb tree stack obj6 out7 vanilla >log7 2>&1 &&
 	test_grep "no config.riscv64_none_riscv64.xz in it" log7
 '
+# A stand-in Debian source package linux 1.0-1: a .dsc naming its Debian
+# tarball, whose debian/rules.gen lists each kernel's config files and
+# options as Debian's does, and whose debian/bin/kconfig.py (a stand-in:
+# the files in order, then each -o, a later line of an option replacing
+# an earlier one) merges them.
+debsrc() {
+	rm -rf dsrc && mkdir -p dsrc/debian/bin dsrc/debian/config/arm64 &&
+	printf "CONFIG_MODULES=y\nCONFIG_EXT4_FS=y\n" >dsrc/debian/config/config &&
+	printf "CONFIG_EXT4_FS=m\nCONFIG_ARM64_PAGE=4k\n" >dsrc/debian/config/arm64/config &&
+	cat >dsrc/debian/bin/kconfig.py <<-'EOF' &&
+	import sys
+	out, args, opts = sys.argv[1], sys.argv[2:], {}
+	while args:
+	    a = args.pop(0)
+	    for line in ["CONFIG_" + args.pop(0)] if a == "-o" else open(a).read().split():
+	        opts[line.split("=")[0]] = line
+	with open(out, "w") as o:
+	    o.write("".join(v + "\n" for v in opts.values()))
+	EOF
+	printf "setup_arm64_none_arm64: setup_arm64_none_arm64_real\nsetup_arm64_none_arm64_real::\n" >dsrc/debian/rules.gen &&
+	{ printf "\t" && cat <<-'EOF'; } >>dsrc/debian/rules.gen &&
+	$(MAKE) -f debian/rules.real setup-arch-flavour ARCH='arm64' KCONFIG='debian/config/config debian/config/arm64/config' KCONFIG_OPTIONS=' -o "BUILD_SALT=\"1.0-arm64\""' LOCALVERSION='-arm64'
+	EOF
+	tar -C dsrc -cJf linux_1.0-1.debian.tar.xz debian &&
+	{ printf "Source: linux\nVersion: 1.0-1\nChecksums-Sha256:\n" &&
+	  echo " $(sha256sum <linux_1.0-1.debian.tar.xz | cut -d" " -f1) 1 linux_1.0-1.debian.tar.xz"; } >linux_1.0-1.dsc
+}
+test_expect_success GATES 'a config made from the source package: rules.gen'"'"'s files and options, merged by its kconfig.py, named in the record' '
+	debsrc && rm -rf obj8 &&
+	KIT_ARCH=arm64 KIT_DEBIAN_CONFIG=config.arm64_none_arm64 gate-build 1.0 debsrc:linux_1.0-1.dsc tree stack obj8 out8 vanilla >log8 2>&1 &&
+	test_grep "^config	linux 1.0-1 source (config.arm64_none_arm64 as its debian/rules.gen makes it)	ext4=m	sparse=" out8/gate.tsv &&
+	printf "CONFIG_MODULES=y\nCONFIG_EXT4_FS=m\nCONFIG_ARM64_PAGE=4k\nCONFIG_BUILD_SALT=\"1.0-arm64\"\n" >want8 &&
+	test_cmp want8 obj8/.config && test "$(cat obj8/arch.seen)" = arm64 && ! test -e obj8/.debian &&
+	mkdir -p res8 && printf "kit\tc0\ti0\t-\nseries\t1.0\trun\t-\t%s/tree\ngate\t1.0\tconfig@arm64\t%s/out8\t-\n" "$trash" "$trash" >res8/plan.tsv &&
+	report res8 >table8 && test_grep "gates: distro-config@arm64 ok: W=1 +0" table8
+'
+test_expect_success GATES 'a kernel the source package'"'"'s rules.gen does not build, or no Debian tarball, stops the gate, naming it' '
+	debsrc && rm -rf obj9 &&
+	test_must_fail 1 env KIT_DEBIAN_CONFIG=config.riscv64_none_riscv64 gate-build 1.0 debsrc:linux_1.0-1.dsc tree stack obj9 out9 vanilla 2>err9 &&
+	test_grep "debian/rules.gen has no setup_riscv64_none_riscv64_real with KCONFIG" err9 &&
+	test_grep "linux_1.0-1.dsc: cannot make config.riscv64_none_riscv64 from it" err9 && ! test -e out9/gate.tsv &&
+	rm linux_1.0-1.debian.tar.xz &&
+	test_must_fail 1 env KIT_DEBIAN_CONFIG=config.arm64_none_arm64 gate-build 1.0 debsrc:linux_1.0-1.dsc tree stack obj9 out9 vanilla 2>err9 &&
+	test_grep "linux_1.0-1.dsc: no Debian tarball beside it" err9
+'
 test_expect_success 'a configuration without ext4 stops the gate, naming it' '
 	tree && mkdir -p st && : >st/series && printf "#!/bin/sh\n: >\"\$3\"\n" >tree/scripts/kconfig/merge_config.sh &&
 	printf "CONFIG_MODULES=y\n" >frag2 && sed -i "s/echo CONFIG_EXT4_FS=m >>\$(O)\/.config/:/" tree/Makefile &&

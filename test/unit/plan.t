@@ -196,6 +196,30 @@ test_expect_success 'ARCHES with GATES: a Debian series'"'"' config gate of each
 	test "$(sed -n 2p k2 | cut -f2)" != "$(cat k1)" &&
 	test_grep "^$g: /c/src/6.1-.*\.stamp /b/gates/6.1@arm64.key " mk
 '
+test_expect_success 'config_source: the config gate of that arch makes Debian'"'"'s config from the source package, fetched once, its deb-src suite listed' '
+	fixture && sed -i "s/suite: bullseye-security}/suite: bullseye-security, config_source: [arm64]}/" co/m.yaml &&
+	plan --mk GATES=1 ARCHES="x86_64 arm64 s390x" VERSIONS=5.10 >mk &&
+	g=r/5.10/gates/config@arm64/gate.tsv d=/c/apt/source/linux_5.10.262-1/linux_5.10.262-1.dsc &&
+	test_grep "^$g: override private p_gate_config := debsrc:$d$" mk &&
+	test_grep "^$g: override private p_gate_env := KIT_ARCH=arm64 KIT_CROSS=aarch64-linux-gnu- KIT_DEBIAN_CONFIG=config.arm64_none_arm64$" mk &&
+	test_grep "^$g: $d$" mk && test "$(grep -c "^override DEBSRCS += $d$" mk)" = 1 &&
+	test_grep "^$d: override private p_version := 5.10.262-1$" mk &&
+	test_grep "^$d: override private p_suite := bullseye-security$" mk &&
+	! grep "^override DEBS += .*_arm64.deb$" mk &&
+	test_grep "^r/5.10/gates/config/gate.tsv: override private p_gate_config := distro:/c/debs/linux-config-5.10_5.10.262-1.deb$" mk &&
+	test_grep "^SUITES := .*src:bullseye-security" mk &&
+	plan --mk GATES=1 ARCHES="x86_64 arm64" VERSIONS=6.1 >mk6 &&
+	test_grep "p_gate_config := distro:/c/debs/linux-config-6.1_6.1.192-3_arm64.deb$" mk6 && ! grep "^override DEBSRCS +=" mk6
+'
+test_expect_success 'config_source: an architecture no arch with a debian_config builds, or one given twice, is refused in one line' '
+	fixture && sed -i "s/suite: bullseye-security}/suite: bullseye-security, config_source: [s390x]}/" co/m.yaml &&
+	test_must_fail 2 plan --tsv 2>err &&
+	test_grep "config_source: .s390x. is not the debian_arch of an arch of arches: with a debian_config" err &&
+	sed -i "s/config_source: \[s390x\]/config_source: [arm64, arm64]/" co/m.yaml &&
+	test_must_fail 2 plan --tsv 2>err && test_grep "config_source: .arm64. given twice" err &&
+	sed -i "s/config_source: \[arm64, arm64\]/config_source: arm64/" co/m.yaml &&
+	test_must_fail 2 plan --tsv 2>err && test_grep "config_source must be a list of Debian architectures" err
+'
 test_expect_success 'ARCHES: a kernel is keyed by its arch'"'"'s whole entry, a config gate by the config member it reads' '
 	fixture && plan --tsv GATES=1 ARCHES="x86_64 arm64" VERSIONS=6.1 >one &&
 	sed -i "/^  arm64:/,/^  [a-z]/s/qemu: qemu-system-aarch64 -M virt/qemu: qemu-system-aarch64 -M virt -cpu max/" co/m.yaml &&
