@@ -162,11 +162,19 @@ test_expect_success GATES 'a config made from the source package: rules.gen'"'"'
 	mkdir -p res8 && printf "kit\tc0\ti0\t-\nseries\t1.0\trun\t-\t%s/tree\ngate\t1.0\tconfig@arm64\t%s/out8\t-\n" "$trash" "$trash" >res8/plan.tsv &&
 	report res8 >table8 && test_grep "gates: distro-config@arm64 ok: W=1 +0" table8
 '
-test_expect_success GATES 'a kernel the source package'"'"'s rules.gen does not build, or no Debian tarball, stops the gate, naming it' '
+test_expect_success GATES 'a kernel the source package'"'"'s rules.gen does not build, a kconfig.py that fails or writes nothing, or no Debian tarball, stops the gate, naming it' '
 	debsrc && rm -rf obj9 &&
 	test_must_fail 1 env KIT_DEBIAN_CONFIG=config.riscv64_none_riscv64 gate-build 1.0 debsrc:linux_1.0-1.dsc tree stack obj9 out9 vanilla 2>err9 &&
 	test_grep "debian/rules.gen has no setup_riscv64_none_riscv64_real with KCONFIG" err9 &&
 	test_grep "linux_1.0-1.dsc: cannot make config.riscv64_none_riscv64 from it" err9 && ! test -e out9/gate.tsv &&
+	printf "import sys\nopen(sys.argv[1], \"w\").close()\n" >dsrc/debian/bin/kconfig.py &&
+	tar -C dsrc -cJf linux_1.0-1.debian.tar.xz debian &&
+	test_must_fail 1 env KIT_DEBIAN_CONFIG=config.arm64_none_arm64 gate-build 1.0 debsrc:linux_1.0-1.dsc tree stack obj9 out9 vanilla 2>err9 &&
+	test_grep "debian.tar.xz: its debian/bin/kconfig.py wrote no config" err9 && ! test -e out9/gate.tsv &&
+	printf "import sys\nsys.exit(1)\n" >dsrc/debian/bin/kconfig.py &&
+	tar -C dsrc -cJf linux_1.0-1.debian.tar.xz debian &&
+	test_must_fail 1 env KIT_DEBIAN_CONFIG=config.arm64_none_arm64 gate-build 1.0 debsrc:linux_1.0-1.dsc tree stack obj9 out9 vanilla 2>err9 &&
+	test_grep "its debian/bin/kconfig.py failed on debian/config/config debian/config/arm64/config" err9 &&
 	rm linux_1.0-1.debian.tar.xz &&
 	test_must_fail 1 env KIT_DEBIAN_CONFIG=config.arm64_none_arm64 gate-build 1.0 debsrc:linux_1.0-1.dsc tree stack obj9 out9 vanilla 2>err9 &&
 	test_grep "linux_1.0-1.dsc: no Debian tarball beside it" err9
