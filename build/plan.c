@@ -1420,32 +1420,36 @@ static void mk_gates(struct planned *p)
 	printf("\n# %s: its build gates (key %s)\n", p->s->name, key);
 	member("GATE_KEYS", keyfile);
 	tvar(keyfile, "key", "%s", key);
-	/* The linux-config of the default arch, and of each other arch of
-	 * the run Debian builds (linux-config-X.Y:ARCH); for an arch whose
-	 * config comes from the source package (config_source), that
-	 * package's .dsc and Debian tarball instead, once. */
+	/* The linux-config of the default arch (the shipped gate's too), and
+	 * of each other arch of the run Debian builds (linux-config-X.Y:ARCH);
+	 * for an arch whose config comes from the source package
+	 * (config_source), that package's .dsc and Debian tarball instead,
+	 * once.  Each fetch has a marker of its own (gates/fetch,
+	 * gates/fetch@ARCH, gates/fetch-source), so that a fetch that
+	 * succeeds never removes the failure of another; the report reads
+	 * those of each gate. */
 	for (i = 0, j = 0; !strcmp(p->kind, "debian") && i <= arches.n; i++) {
 		const char *a = i ? arches.w[i - 1] : arch_name(0), *da = deb_arch_of(a);
-		char *d, *pkg;
+		char *d, *pkg, *m;
 
 		if (i && (!*da || !arch_field(a, "debian_config")))
 			continue;
-		if (i && config_from_source(p, a)) {
-			if (j++)
-				continue;
+		if (config_from_source(p, a) && !j++) {
 			d = cfgdsc(p);
 			member("DEBSRCS", d);
-			tvar(d, "failed", "%s", marker(p, "gates/fetch"));
+			tvar(d, "failed", "%s", marker(p, "gates/fetch-source"));
 			tvar(d, "series", "%s", p->s->name);
 			tvar(d, "version", "%s", p->version);
 			tvar(d, "suite", "%s", p->suite);
 			free(d);
-			continue;
 		}
+		if (i && config_from_source(p, a))
+			continue;
 		d = cfgdeb(p, a);
 		pkg = fmt("linux-config-%s%s%s", p->package + 13, *da ? ":" : "", da);
+		m = i ? fmt("gates/fetch@%s", a) : strdup("gates/fetch");
 		member("DEBS", d);
-		tvar(d, "failed", "%s", marker(p, "gates/fetch"));
+		tvar(d, "failed", "%s", marker(p, m));
 		tvar(d, "step", "config fetch");
 		tvar(d, "series", "%s", p->s->name);
 		tvar(d, "package", "%s", pkg);
@@ -1453,6 +1457,7 @@ static void mk_gates(struct planned *p)
 		tvar(d, "suite", "%s", p->suite);
 		free(d);
 		free(pkg);
+		free(m);
 	}
 	for (i = 0; i < kinds_.n; i++) {
 		const char *k = kinds_.w[i];

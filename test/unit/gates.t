@@ -149,6 +149,10 @@ debsrc() {
 	{ printf "\t" && cat <<-'EOF'; } >>dsrc/debian/rules.gen &&
 	$(MAKE) -f debian/rules.real setup-arch-flavour ARCH='arm64' KCONFIG='debian/config/config debian/config/arm64/config' KCONFIG_OPTIONS=' -o "BUILD_SALT=\"1.0-arm64\""' LOCALVERSION='-arm64'
 	EOF
+	mkdsc
+}
+# mkdsc: the Debian tarball of dsrc/, and the .dsc that pins it.
+mkdsc() {
 	tar -C dsrc -cJf linux_1.0-1.debian.tar.xz debian &&
 	{ printf "Source: linux\nVersion: 1.0-1\nChecksums-Sha256:\n" &&
 	  echo " $(sha256sum <linux_1.0-1.debian.tar.xz | cut -d" " -f1) 1 linux_1.0-1.debian.tar.xz"; } >linux_1.0-1.dsc
@@ -162,19 +166,24 @@ test_expect_success GATES 'a config made from the source package: rules.gen'"'"'
 	mkdir -p res8 && printf "kit\tc0\ti0\t-\nseries\t1.0\trun\t-\t%s/tree\ngate\t1.0\tconfig@arm64\t%s/out8\t-\n" "$trash" "$trash" >res8/plan.tsv &&
 	report res8 >table8 && test_grep "gates: distro-config@arm64 ok: W=1 +0" table8
 '
-test_expect_success GATES 'a kernel the source package'"'"'s rules.gen does not build, a kconfig.py that fails or writes nothing, or no Debian tarball, stops the gate, naming it' '
+test_expect_success GATES 'a kernel the source package'"'"'s rules.gen does not build, a kconfig.py that fails or writes nothing, options that are more than words, a tarball the .dsc does not pin, or none, stop the gate, naming it' '
 	debsrc && rm -rf obj9 &&
 	test_must_fail 1 env KIT_DEBIAN_CONFIG=config.riscv64_none_riscv64 gate-build 1.0 debsrc:linux_1.0-1.dsc tree stack obj9 out9 vanilla 2>err9 &&
 	test_grep "debian/rules.gen has no setup_riscv64_none_riscv64_real with KCONFIG" err9 &&
 	test_grep "linux_1.0-1.dsc: cannot make config.riscv64_none_riscv64 from it" err9 && ! test -e out9/gate.tsv &&
-	printf "import sys\nopen(sys.argv[1], \"w\").close()\n" >dsrc/debian/bin/kconfig.py &&
-	tar -C dsrc -cJf linux_1.0-1.debian.tar.xz debian &&
+	printf "import sys\nopen(sys.argv[1], \"w\").close()\n" >dsrc/debian/bin/kconfig.py && mkdsc &&
 	test_must_fail 1 env KIT_DEBIAN_CONFIG=config.arm64_none_arm64 gate-build 1.0 debsrc:linux_1.0-1.dsc tree stack obj9 out9 vanilla 2>err9 &&
 	test_grep "debian.tar.xz: its debian/bin/kconfig.py wrote no config" err9 && ! test -e out9/gate.tsv &&
-	printf "import sys\nsys.exit(1)\n" >dsrc/debian/bin/kconfig.py &&
-	tar -C dsrc -cJf linux_1.0-1.debian.tar.xz debian &&
+	printf "import sys\nsys.exit(1)\n" >dsrc/debian/bin/kconfig.py && mkdsc &&
 	test_must_fail 1 env KIT_DEBIAN_CONFIG=config.arm64_none_arm64 gate-build 1.0 debsrc:linux_1.0-1.dsc tree stack obj9 out9 vanilla 2>err9 &&
 	test_grep "its debian/bin/kconfig.py failed on debian/config/config debian/config/arm64/config" err9 &&
+	sed -i "s/BUILD_SALT=/\$(touch pwned)BUILD_SALT=/" dsrc/debian/rules.gen && mkdsc &&
+	test_must_fail 1 env KIT_DEBIAN_CONFIG=config.arm64_none_arm64 gate-build 1.0 debsrc:linux_1.0-1.dsc tree stack obj9 out9 vanilla 2>err9 &&
+	test_grep "KCONFIG or KCONFIG_OPTIONS for setup_arm64_none_arm64_real has more than quoted words; refused" err9 &&
+	! test -e pwned && ! test -e obj9/.debian/pwned &&
+	debsrc && echo junk >>linux_1.0-1.debian.tar.xz &&
+	test_must_fail 1 env KIT_DEBIAN_CONFIG=config.arm64_none_arm64 gate-build 1.0 debsrc:linux_1.0-1.dsc tree stack obj9 out9 vanilla 2>err9 &&
+	test_grep "linux_1.0-1.debian.tar.xz: sha256 .*, expected .* (linux_1.0-1.dsc); fetch it again (make gates)$" err9 &&
 	rm linux_1.0-1.debian.tar.xz &&
 	test_must_fail 1 env KIT_DEBIAN_CONFIG=config.arm64_none_arm64 gate-build 1.0 debsrc:linux_1.0-1.dsc tree stack obj9 out9 vanilla 2>err9 &&
 	test_grep "linux_1.0-1.dsc: no Debian tarball beside it" err9
@@ -270,6 +279,19 @@ test_expect_success 'the report: a planned gate that left nothing is an ERROR na
 	test_grep "gates: config ERROR" table2 &&
 	test_grep "1.0 gate config: ERROR: gate-build: 1.0: make prepare failed" table2 &&
 	python3 -c "import json, jsonschema, sys; jsonschema.validate(json.load(open(\"res2/results.json\")), json.load(open(sys.argv[1])))" "$TOP/test/report/results.schema.json"
+'
+test_expect_success GATES 'the report: each gate reads the markers of the fetches it needs; its old PASS is an ERROR' '
+	rm -rf res10 && mkdir -p res10/1.0/gates && cp -r out8 res10/arm && cp -r out3 res10/def &&
+	printf "kit\tc0\ti0\t-\nseries\t1.0\trun\t-\t%s/tree\ngate\t1.0\tconfig\t%s/res10/def\t-\ngate\t1.0\tconfig@arm64\t%s/res10/arm\t-\n" \
+		"$trash" "$trash" "$trash" >res10/plan.tsv &&
+	report res10 >t10 && test_grep "gates: distro-config ok: .*; distro-config@arm64 ok" t10 &&
+	echo "fetch-debian: linux-config-1.0:arm64: 404" >res10/1.0/gates/fetch@arm64.failed &&
+	test_must_fail 1 report res10 >t10 && test_grep "gates: distro-config ok: .*; config@arm64 ERROR" t10 &&
+	test_grep "1.0 gate config@arm64: ERROR: fetch-debian: linux-config-1.0:arm64: 404" t10 &&
+	rm res10/1.0/gates/fetch@arm64.failed && echo "fetch-source: linux 1.0-1: refused" >res10/1.0/gates/fetch-source.failed &&
+	test_must_fail 1 report res10 >t10 && test_grep "gates: config ERROR; config@arm64 ERROR" t10 &&
+	rm res10/1.0/gates/fetch-source.failed && echo "fetch-debian: linux-config-1.0: 404" >res10/1.0/gates/fetch.failed &&
+	test_must_fail 1 report res10 >t10 && test_grep "gates: config ERROR; distro-config@arm64 ok" t10
 '
 test_expect_success GATES 'the report: a gate result of another key is stale, an ERROR, not its old PASS' '
 	mkdir -p res8 && printf "kit\tc0\ti0\t-\nseries\t1.0\trun\t-\t%s/tree\ngate\t1.0\tconfig\t%s/out6\tabc123\n" "$trash" "$trash" >res8/plan.tsv &&

@@ -208,8 +208,20 @@ test_expect_success 'config_source: the config gate of that arch makes Debian'"'
 	! grep "^override DEBS += .*_arm64.deb$" mk &&
 	test_grep "^r/5.10/gates/config/gate.tsv: override private p_gate_config := distro:/c/debs/linux-config-5.10_5.10.262-1.deb$" mk &&
 	test_grep "^SUITES := .*src:bullseye-security" mk &&
+	test_grep "^$d: override private p_failed := r/5.10/gates/fetch-source.failed$" mk &&
+	test_grep "^/c/debs/linux-config-5.10_5.10.262-1.deb: override private p_failed := r/5.10/gates/fetch.failed$" mk &&
 	plan --mk GATES=1 ARCHES="x86_64 arm64" VERSIONS=6.1 >mk6 &&
-	test_grep "p_gate_config := distro:/c/debs/linux-config-6.1_6.1.192-3_arm64.deb$" mk6 && ! grep "^override DEBSRCS +=" mk6
+	test_grep "p_gate_config := distro:/c/debs/linux-config-6.1_6.1.192-3_arm64.deb$" mk6 && ! grep "^override DEBSRCS +=" mk6 &&
+	test_grep "^/c/debs/linux-config-6.1_6.1.192-3_arm64.deb: override private p_failed := r/6.1/gates/fetch@arm64.failed$" mk6
+'
+test_expect_success 'config_source naming the default arch: its config gate takes the source, fetched and checked; the shipped gate keeps the .deb' '
+	fixture && sed -i "s/suite: bullseye-security}/suite: bullseye-security, config_source: [amd64]}/" co/m.yaml &&
+	plan --mk GATES=1 VERSIONS=5.10 >mk &&
+	d=/c/apt/source/linux_5.10.262-1/linux_5.10.262-1.dsc &&
+	test_grep "^r/5.10/gates/config/gate.tsv: override private p_gate_config := debsrc:$d$" mk &&
+	test_grep "^override DEBSRCS += $d$" mk &&
+	test_grep "^override DEBS += /c/debs/linux-config-5.10_5.10.262-1.deb$" mk &&
+	test_grep "^r/5.10/gates/shipped/shipped.tsv: .*/c/debs/linux-config-5.10_5.10.262-1.deb" mk
 '
 test_expect_success 'config_source: an architecture no arch with a debian_config builds, or one given twice, is refused in one line' '
 	fixture && sed -i "s/suite: bullseye-security}/suite: bullseye-security, config_source: [s390x]}/" co/m.yaml &&
