@@ -164,7 +164,10 @@ test_expect_success GATES 'a config made from the source package: rules.gen'"'"'
 	printf "CONFIG_MODULES=y\nCONFIG_EXT4_FS=m\nCONFIG_ARM64_PAGE=4k\nCONFIG_BUILD_SALT=\"1.0-arm64\"\n" >want8 &&
 	test_cmp want8 obj8/.config && test "$(cat obj8/arch.seen)" = arm64 && ! test -e obj8/.debian &&
 	mkdir -p res8 && printf "kit\tc0\ti0\t-\nseries\t1.0\trun\t-\t%s/tree\ngate\t1.0\tconfig@arm64\t%s/out8\t-\n" "$trash" "$trash" >res8/plan.tsv &&
-	report res8 >table8 && test_grep "gates: distro-config@arm64 ok: W=1 +0" table8
+	report res8 >table8 && test_grep "gates: distro-config@arm64 ok: W=1 +0" table8 &&
+	sed -i "s/CONFIG_ARM64_PAGE=4k/CONFIG_ARM64_PAGE=64k/" dsrc/debian/config/arm64/config && mkdsc &&
+	KIT_ARCH=arm64 KIT_DEBIAN_CONFIG=config.arm64_none_arm64 gate-build 1.0 debsrc:linux_1.0-1.dsc tree stack obj8 out8 vanilla >log8 2>&1 &&
+	test_grep "^CONFIG_ARM64_PAGE=64k$" obj8/.config
 '
 test_expect_success GATES 'a kernel the source package'"'"'s rules.gen does not build, a kconfig.py that fails or writes nothing, options that are more than words, a tarball the .dsc does not pin, or none, stop the gate, naming it' '
 	debsrc && rm -rf obj9 &&
