@@ -61,3 +61,9 @@ hash_check() {
 	lock_msg="$1: sha256 $2, expected $3 ($4)"
 	return 1
 }
+
+# dsc_sums DSC: the files a Debian source package's .dsc lists, "SHA256
+# NAME" a line (its Checksums-Sha256 field); nothing when it has none.
+dsc_sums() {
+	awk '/^Checksums-Sha256:/ { on = 1; next } /^[^ ]/ { on = 0 } on && NF == 3 { print $1, $3 }' "$1"
+}

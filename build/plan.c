@@ -843,11 +843,13 @@ static int config_from_source(struct planned *p, const char *arch)
  * build/fetch/fetch-source leaves it with its Debian tarball:
  * KIT_CACHE/apt/source/linux_VERSION/linux_VERSION.dsc (the name without
  * an epoch). */
+#define DEB_KERNEL_SOURCE "linux"
 static char *cfgdsc(struct planned *p)
 {
 	const char *v = strchr(p->version, ':') ? strchr(p->version, ':') + 1 : p->version;
 
-	return fmt("%s/apt/source/linux_%s/linux_%s.dsc", setting(KIT_CACHE), p->version, v);
+	return fmt("%s/apt/source/%s_%s/%s_%s.dsc", setting(KIT_CACHE), DEB_KERNEL_SOURCE, p->version,
+		   DEB_KERNEL_SOURCE, v);
 }
 
 static char *gate_config(struct planned *p, const char *arch)
@@ -1439,6 +1441,7 @@ static void mk_gates(struct planned *p)
 			member("DEBSRCS", d);
 			tvar(d, "failed", "%s", marker(p, "gates/fetch-source"));
 			tvar(d, "series", "%s", p->s->name);
+			tvar(d, "source", "%s", DEB_KERNEL_SOURCE);
 			tvar(d, "version", "%s", p->version);
 			tvar(d, "suite", "%s", p->suite);
 			free(d);

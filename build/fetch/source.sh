@@ -34,7 +34,7 @@ source_wanted() {
 # they are what it says.)
 source_check() {
 	advice="the mirror serves another file than its .dsc names"
-	files=$(awk '/^Checksums-Sha256:/ { on = 1; next } /^[^ ]/ { on = 0 } on && NF == 3 { print $1, $3 }' "$dl/$dsc")
+	files=$(dsc_sums "$dl/$dsc")
 	[ -n "$files" ] || die "$dl/$dsc: no Checksums-Sha256 field; delete $dl to download it again"
 	sc_want=$(source_wanted "$1")
 	[ -n "$sc_want" ] || die "$dl/$dsc: lists no file of the part '$1'; this source package cannot serve it"

@@ -21,7 +21,7 @@ $(DEBS): FORCE | $(call deps,fetch)
 # gate that makes Debian's config of an arch from it (DEBSRCS: matrix.yaml's
 # config_source); checked against matrix.lock on every make, as a .deb.
 $(DEBSRCS): FORCE | $(call deps,fetch)
-	@$(call guarded,$(p_failed),config fetch,build/fetch/fetch-source $(p_series) linux $(p_version) $(p_suite) debian matrix.lock)
+	@$(call guarded,$(p_failed),config fetch,build/fetch/fetch-source $(p_series) $(p_source) $(p_version) $(p_suite) debian matrix.lock)
 
 # SRCDIR.from says what the source is (build/fetch/source-id: its path, mtime
 # and size), rewritten only when that changes.
