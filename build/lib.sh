@@ -57,11 +57,12 @@ matrix_get() {
 }
 
 # series_entries LIST: the entries of a stack's series file, one a line:
-# a patch, or the alternatives of one change separated by spaces, of which
-# a tree takes the first that applies at zero fuzz ("a.patch | b.patch" in
-# the file).  build/matrix is the one reader of the format (build/kernel/kernel,
-# apply, regen, review and the stack hash all read it through it); a bad
-# file fails with its message.
+# the patch the file lists, then its forms for other trees
+# (forms/RELEASES/PATCH), separated by spaces, of which a tree takes the
+# first that applies at zero fuzz.  The file itself is a plain quilt
+# series.  build/matrix is the one reader of the format
+# (build/kernel/kernel, apply, regen, review and the stack hash all read it
+# through it); a bad file fails with its message.
 series_entries() {
 	"$top/build/matrix" series "$1"
 }

@@ -19,6 +19,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -372,15 +373,22 @@ static void hash_file(struct sha256 *c, yaml_node_t *at, const char *path)
 	fclose(f);
 }
 
-/* A stack's series file as every reader of the kit reads it (the shell
- * scripts ask "matrix series"): '#' starts a comment, blank lines are
- * skipped, every other line is one entry: a patch, or the alternatives of
- * one change separated by '|' ("a.patch | a-other-tree.patch"), of which
- * the first that applies at zero fuzz is pushed.  No quilt options: the
- * kit applies every patch with -p1.  A patch is a file inside the stack
- * folder (in_stack).  Returns the number of entries; on a bad line, -1
- * with the reason in series_err. */
-#define MAX_ALTS 4
+/* A stack's series file is a plain quilt series, as quilt itself reads
+ * it: '#' starts a comment, blank lines are skipped, every other line
+ * names one patch file in the stack folder (in_stack), none twice and
+ * with no quilt options (the kit applies every patch with -p1).
+ *
+ * Trees whose code differs from the release the series is verified on
+ * take other forms of some entries.  They are kept where quilt never
+ * looks: STACK/forms/FOR/PATCH is a form of the entry PATCH (the same
+ * file name) for the trees FOR names (form_for: a range of releases,
+ * 5.10.0-5.10.245 or 6.6.120-and-later, or a kind of tree such as
+ * android12-5.10).  Every reader of the kit gets an entry as its
+ * alternatives: the series' own patch first, then its forms, the range
+ * that ends newest first, then the kinds of tree by name; a tree takes the
+ * first that applies at zero fuzz.  Returns the number of entries; on a
+ * bad line or form, -1 with the reason in series_err. */
+#define MAX_ALTS 8
 struct entry {
 	char *alt[MAX_ALTS];
 	int nalt;
@@ -409,11 +417,129 @@ static int in_stack(const char *w)
 	return 1;
 }
 
+/* A release X.Y.Z at S, its three numbers in R; the characters read, 0
+ * when S does not start with one. */
+static int release_at(const char *s, long r[3])
+{
+	const char *p = s;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		char *end;
+
+		if (*p < '0' || *p > '9')
+			return 0;
+		r[i] = strtol(p, &end, 10);
+		p = end;
+		if (i < 2) {
+			if (*p != '.')
+				return 0;
+			p++;
+		}
+	}
+	return (int)(p - s);
+}
+
+/* What the folder name FOR of a form says: 1, a range of releases
+ * "X.Y.A-X.Y.B" (A <= B) or "X.Y.A-and-later", with its first and last
+ * release in LO and HI (HI's patch level LONG_MAX for "and-later"); 2, a
+ * kind of tree, any other name of a-z, 0-9, '.', '-' that starts with a
+ * letter (android12-5.10, with-ce9f24cccdc0); 0, neither. */
+static int form_for(const char *f, long lo[3], long hi[3])
+{
+	const char *p;
+	int n = release_at(f, lo), m;
+
+	if (n && f[n] == '-') {
+		if (!strcmp(f + n + 1, "and-later")) {
+			hi[0] = lo[0], hi[1] = lo[1], hi[2] = LONG_MAX;
+			return 1;
+		}
+		m = release_at(f + n + 1, hi);
+		if (m && !f[n + 1 + m] && hi[0] == lo[0] && hi[1] == lo[1] && hi[2] >= lo[2])
+			return 1;
+		return 0;
+	}
+	if (*f < 'a' || *f > 'z' || strlen(f) > 64)
+		return 0;
+	for (p = f; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '-' || *p == '.'))
+			return 0;
+	return 2;
+}
+
+/* The order of the forms of one entry (qsort on "forms/FOR/PATCH"): the
+ * ranges, the one that ends newest first (then the one that starts
+ * newest), then the kinds of tree by name. */
+static int by_form(const void *a, const void *b)
+{
+	char fa[256], fb[256];
+	long la[3], ha[3], lb[3], hb[3];
+	int ka, kb, i;
+
+	sscanf(*(char *const *)a, "forms/%255[^/]", fa);
+	sscanf(*(char *const *)b, "forms/%255[^/]", fb);
+	ka = form_for(fa, la, ha);
+	kb = form_for(fb, lb, hb);
+	if (ka != kb)
+		return ka - kb;
+	if (ka == 1)
+		for (i = 0; i < 6; i++) {
+			long x = i < 3 ? ha[i] : la[i - 3], y = i < 3 ? hb[i] : lb[i - 3];
+
+			if (x != y)
+				return x > y ? -1 : 1;
+		}
+	return strcmp(fa, fb);
+}
+
+/* The forms of the entry NAME in the stack folder DIR (STACK as the user
+ * names it), added to E after its own patch; -1 with series_err on a
+ * folder below forms/ whose name says no trees. */
+static int add_forms(const char *dir, const char *stack, const char *name, struct entry *e)
+{
+	char path[8192];
+	struct dirent *d;
+	long lo[3], hi[3];
+	int first = e->nalt;
+	DIR *fd;
+
+	snprintf(path, sizeof(path), "%s/forms", dir);
+	fd = opendir(path);
+	if (!fd)
+		return 0;
+	while ((d = readdir(fd))) {
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/forms/%s", dir, d->d_name);
+		if (!is_dir(path) || !form_for(d->d_name, lo, hi)) {
+			snprintf(series_err, sizeof(series_err),
+				 "%s/forms/%s: not a folder of forms: name it for the trees its forms are for, X.Y.A-X.Y.B, X.Y.A-and-later or a kind of tree (a-z, 0-9, '.', '-')",
+				 stack, d->d_name);
+			closedir(fd);
+			return -1;
+		}
+		snprintf(path, sizeof(path), "%s/forms/%s/%s", dir, d->d_name, name);
+		if (!is_file(path))
+			continue;
+		if (e->nalt == MAX_ALTS) {
+			snprintf(series_err, sizeof(series_err), "%s: %s has more than %d forms", stack, name, MAX_ALTS - 1);
+			closedir(fd);
+			return -1;
+		}
+		snprintf(path, sizeof(path), "forms/%s/%s", d->d_name, name);
+		e->alt[e->nalt++] = strdup(path);
+	}
+	closedir(fd);
+	qsort(e->alt + first, e->nalt - first, sizeof(*e->alt), by_form);
+	return 0;
+}
+
 static int parse_series(const char *path, const char *shown, const char *dir,
 			const char *shown_dir, struct entry *ent, int max)
 {
 	char line[4096], file[4096];
-	int n = 0, lineno = 0;
+	int n = 0, lineno = 0, i;
 	FILE *f = fopen(path, "r");
 
 	if (!f) {
@@ -421,66 +547,58 @@ static int parse_series(const char *path, const char *shown, const char *dir,
 		return -1;
 	}
 	while (fgets(line, sizeof(line), f)) {
-		char *p = strchr(line, '#'), *w, *first;
-		int bar = 1;
+		char *p = strchr(line, '#'), *w, *more;
 
 		lineno++;
 		if (p)
 			*p = '\0';
-		first = strtok(line, " \t\r\n");
-		if (!first)
+		w = strtok(line, " \t\r\n");
+		if (!w)
 			continue;
 		if (n == max) {
 			snprintf(series_err, sizeof(series_err), "%s lists more than %d patches", shown, max);
 			goto bad;
 		}
-		ent[n].nalt = 0;
-		for (w = first; w; w = strtok(NULL, " \t\r\n")) {
-			if (!strcmp(w, "|")) {
-				if (bar) {
-					snprintf(series_err, sizeof(series_err),
-						 "%s:%d: '|' must stand between two patches", shown, lineno);
-					goto bad;
-				}
-				bar = 1;
-				continue;
-			}
-			if (!bar) {
-				snprintf(series_err, sizeof(series_err),
-					 "%s:%d: '%s' after a patch: separate alternatives with '|' (the kit takes no quilt options; it applies with -p1)",
-					 shown, lineno, w);
-				goto bad;
-			}
-			if (strpbrk(w, "$'\"\\|`") || w[0] == '-') {
-				snprintf(series_err, sizeof(series_err),
-					 "%s: '%s' has a character the kit does not allow", shown, w);
-				goto bad;
-			}
-			if (!in_stack(w)) {
-				snprintf(series_err, sizeof(series_err),
-					 "%s:%d: '%s' is outside %s (an absolute path or '..'); name a patch file in that folder",
-					 shown, lineno, w, shown_dir);
-				goto bad;
-			}
-			snprintf(file, sizeof(file), "%s/%s", dir, w);
-			if (!is_file(file)) {
-				snprintf(series_err, sizeof(series_err),
-					 "%s lists '%s', which is not in %s", shown, w, shown_dir);
-				goto bad;
-			}
-			if (ent[n].nalt == MAX_ALTS) {
-				snprintf(series_err, sizeof(series_err),
-					 "%s:%d: more than %d alternatives", shown, lineno, MAX_ALTS);
-				goto bad;
-			}
-			ent[n].alt[ent[n].nalt++] = strdup(w);
-			bar = 0;
-		}
-		if (bar) {
+		more = strtok(NULL, " \t\r\n");
+		if (more && !strcmp(more, "|")) {
 			snprintf(series_err, sizeof(series_err),
-				 "%s:%d: '|' must stand between two patches", shown, lineno);
+				 "%s:%d: one patch a line, as quilt reads it: put the other forms of an entry in %s/forms/FOR/ under the entry's name",
+				 shown, lineno, shown_dir);
 			goto bad;
 		}
+		if (more) {
+			snprintf(series_err, sizeof(series_err),
+				 "%s:%d: '%s' after a patch: the kit takes no quilt options (it applies with -p1)",
+				 shown, lineno, more);
+			goto bad;
+		}
+		if (strpbrk(w, "$'\"\\|`") || w[0] == '-') {
+			snprintf(series_err, sizeof(series_err),
+				 "%s: '%s' has a character the kit does not allow", shown, w);
+			goto bad;
+		}
+		if (!in_stack(w) || !strncmp(w, "forms/", 6)) {
+			snprintf(series_err, sizeof(series_err),
+				 "%s:%d: '%s' is outside %s (an absolute path, '..' or its forms/); name a patch file in that folder",
+				 shown, lineno, w, shown_dir);
+			goto bad;
+		}
+		snprintf(file, sizeof(file), "%s/%s", dir, w);
+		if (!is_file(file)) {
+			snprintf(series_err, sizeof(series_err),
+				 "%s lists '%s', which is not in %s", shown, w, shown_dir);
+			goto bad;
+		}
+		for (i = 0; i < n; i++)
+			if (!strcmp(ent[i].alt[0], w)) {
+				snprintf(series_err, sizeof(series_err),
+					 "%s:%d: '%s' is listed twice; quilt pushes a patch once", shown, lineno, w);
+				goto bad;
+			}
+		ent[n].nalt = 0;
+		ent[n].alt[ent[n].nalt++] = strdup(w);
+		if (!strchr(w, '/') && add_forms(dir, shown_dir, w, &ent[n]) < 0)
+			goto bad;
 		n++;
 	}
 	fclose(f);
@@ -528,8 +646,9 @@ static void read_variant(struct series *s, struct variant *v, const char *list)
 	v->hash[12] = '\0';
 }
 
-/* series LIST: the entries of a series file, one a line, alternatives
- * separated by a space; the patches are looked for beside LIST. */
+/* series LIST: the entries of a series file, one a line, each its
+ * alternatives separated by a space: the patch, then its forms
+ * (forms/FOR/PATCH); the patches are looked for beside LIST. */
 static int print_series(const char *list)
 {
 	struct entry ent[MAX_PATCHES];
@@ -559,6 +678,43 @@ static int print_series(const char *list)
 static int by_name(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every form in the stack's forms/ stands for an entry of one of its
+ * series files: a form no series pushes would be a stack nobody tests. */
+static void check_forms(struct series *s)
+{
+	char path[8192];
+	struct dirent *d, *e;
+	DIR *fd, *ed;
+	int i, j, used;
+
+	snprintf(path, sizeof(path), "%s/%s/forms", root, s->stack);
+	fd = opendir(path);
+	if (!fd)
+		return;
+	while ((d = readdir(fd))) {
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/forms/%s", root, s->stack, d->d_name);
+		ed = opendir(path);
+		if (!ed)
+			die_at(s->stack_node, "stack: open %s/forms/%s: %s", s->stack, d->d_name, strerror(errno));
+		while ((e = readdir(ed))) {
+			if (e->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof(path), "forms/%s/%s", d->d_name, e->d_name);
+			used = 0;
+			for (i = 1; i < s->nv && !used; i++)
+				for (j = 0; j < s->v[i].npatch && !used; j++)
+					used = !strcmp(s->v[i].patch[j], path);
+			if (!used)
+				die_at(s->stack_node, "stack: %s/%s is the form of no entry: no series file of %s lists a patch named %s",
+				       s->stack, path, s->stack, e->d_name);
+		}
+		closedir(ed);
+	}
+	closedir(fd);
 }
 
 /* The variants come from the stack: series, then every series.FLAVOUR. */
@@ -603,6 +759,7 @@ static void read_stack(struct series *s)
 		s->nv++;
 		free(fl[i]);
 	}
+	check_forms(s);
 }
 
 static struct variant *variant_of(struct series *s, const char *name)

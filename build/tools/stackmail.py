@@ -200,16 +200,16 @@ def patch_applies(dest: str, path: str, dry: bool) -> bool:
 
 
 def choose_forms(kit: str, stack: str, entries: List[List[str]], tree: Optional[str], work: str) -> List[str]:
-    """One patch an entry: the only one, or (with a tree) the form the
-    kit's own kernels take, build/lib.sh's resolve_series: the first that
-    applies at zero fuzz after the entries before it.  A chosen form that
-    does not apply (none of the entry's does) is bad input."""
-    if all(len(e) == 1 for e in entries):
+    """One patch an entry: without a tree, the series file's own (the
+    plain quilt series, the form of the release matrix.yaml verifies);
+    with a tree, the form the kit's own kernels take, build/lib.sh's
+    resolve_series: the first that applies at zero fuzz after the entries
+    before it (an entry without forms is its own patch, and applies or not
+    when the caller pushes it).  A chosen form that does not apply (none of
+    the entry's does) is bad input.  WORK is made if it is not there."""
+    if not tree or all(len(e) == 1 for e in entries):
         return [e[0] for e in entries]
-    if not tree:
-        e = next(e for e in entries if len(e) > 1)
-        raise Bad(f"{stack}: an entry has forms ({' | '.join(e)}); give --tree (make: TREE=) "
-                  "so the export takes the one that applies")
+    os.makedirs(work, exist_ok=True)
     rc, out = run(["sh", "-c", 'top=$1; . "$top/build/lib.sh"; resolve_series "$2" "$3" "$4"', "sh",
                    kit, os.path.abspath(stack), "\n".join(" ".join(e) for e in entries), os.path.abspath(tree)], work)
     chosen = out.split()
@@ -261,6 +261,7 @@ def kit_result(stack: str, chosen: List[str], dest: str) -> Tuple[bool, str]:
     pdir = os.path.join(os.path.dirname(dest), "kit-patches")
     os.makedirs(pdir, exist_ok=True)
     for p in chosen:
+        os.makedirs(os.path.dirname(os.path.join(pdir, p)), exist_ok=True)
         shutil.copyfile(os.path.join(stack, p), os.path.join(pdir, p))
     with open(os.path.join(pdir, "series"), "w") as f:
         f.write("".join(p + "\n" for p in chosen))

@@ -326,7 +326,7 @@ test_expect_success 'a tree without fs/ext4 is bad input, not a conflict' '
 test_expect_success 'a series entry outside the stack folder is refused (exit 2), naming it; nothing written' '
 	fixture && mkdir -p k/s && mv 9.9 k/s/ && mv k/s/9.9/b.patch k/evil.patch && printf "a.patch\n../../evil.patch\n" >k/s/9.9/series &&
 	before=$(treestate) && test_must_fail 2 apply --stack k/s/9.9 t >out 2>err &&
-	test_grep "^apply: .*/k/s/9.9/series:2: .../../evil.patch. is outside .*/k/s/9.9 (an absolute path or .*); name a patch file in that folder$" err &&
+	test_grep "^apply: .*/k/s/9.9/series:2: .../../evil.patch. is outside .*/k/s/9.9 (an absolute path, .* or its forms/); name a patch file in that folder$" err &&
 	test $(wc -l <err) -eq 1 && test "$(treestate)" = "$before" && test ! -e t/evil.patch && test ! -e t/.kit-apply
 '
 test_expect_success 'a missing --stack folder is named' '
@@ -435,23 +435,23 @@ preimage() {
 A54=ext4-handle-add_system_zone-failure-in-ext4_setup_system_zone
 # tree54 FORM: a 5.4.301 tree with what the first three entries of the
 # 5.4 stack touch (A, B, FITRIM), its ext4_setup_system_zone() from the A
-# form FORM expects ("" for the three-argument 5.4.y form, "-with-ino" for
-# trees with ce9f24cccdc0); s54/5.4, the 5.4 stack with those three entries
+# form FORM expects ("" for the three-argument 5.4.y form,
+# "forms/with-ce9f24cccdc0/" for trees with ce9f24cccdc0); s54/5.4, the 5.4 stack with those three entries
 # alone (the later ones touch super.c again, which preimage cannot join).
 tree54() {
 	rm -rf s54 && mkdir s54 && cp -r "$TOP/versions/5.4" s54/5.4 &&
 	grep -v "^#" "$TOP/versions/5.4/series" | head -n 3 >s54/5.4/series &&
-	test_grep "^$A54.patch | " s54/5.4/series && test_grep "^ext4-refuse-fitrim" s54/5.4/series &&
+	test_grep "^$A54.patch$" s54/5.4/series && test -f s54/5.4/forms/with-ce9f24cccdc0/$A54.patch && test_grep "^ext4-refuse-fitrim" s54/5.4/series &&
 	rm -rf t && mkdir -p t/fs/ext4 && printf "VERSION = 5\nPATCHLEVEL = 4\nSUBLEVEL = 301\n" >t/Makefile &&
 	for p in fix-ext4-regression-in-v5.9-rc2-on-ro-fs-with-overlapped-bitmaps ext4-refuse-fitrim-when-shared_blocks-is-set \
-		ext4-handle-add_system_zone-failure-in-ext4_setup_system_zone$1; do
+		$1ext4-handle-add_system_zone-failure-in-ext4_setup_system_zone; do
 		preimage "$TOP/versions/5.4/$p.patch" t || return 1
 	done
 }
 test_expect_success 'a 5.4 tree whose add_system_zone() takes ino gets the form of A for it, and A is in its code' '
-	tree54 -with-ino && test_must_fail 1 check-fix-a t "$TOP"/common/upstream/A-*.patch 2>/dev/null &&
-	apply --stack s54/5.4 t >out && test_grep "^  $A54-with-ino.patch: applies cleanly (the first that fits of: $A54.patch $A54-with-ino.patch)$" out &&
-	test_grep "applied $A54-with-ino.patch fix-ext4-regression" out &&
+	tree54 forms/with-ce9f24cccdc0/ && test_must_fail 1 check-fix-a t "$TOP"/common/upstream/A-*.patch 2>/dev/null &&
+	apply --stack s54/5.4 t >out && test_grep "^  $A54.patch: its form for trees with-ce9f24cccdc0, forms/with-ce9f24cccdc0/$A54.patch, applies cleanly$" out &&
+	test_grep "applied forms/with-ce9f24cccdc0/$A54.patch fix-ext4-regression" out &&
 	check-fix-a t "$TOP"/common/upstream/A-*.patch >fixa && test_grep "fix A present" fixa
 '
 test_expect_success 'a 5.4.y tree (three arguments) gets the first form of A' '
@@ -459,28 +459,28 @@ test_expect_success 'a 5.4.y tree (three arguments) gets the first form of A' '
 	check-fix-a t "$TOP"/common/upstream/A-*.patch >/dev/null
 '
 test_expect_success 'a tree with A in another form: A is skipped, said so, and B applied' '
-	tree54 -with-ino && patch -s -d t -p1 <"$TOP/versions/5.4/$A54-with-ino.patch" &&
+	tree54 forms/with-ce9f24cccdc0/ && patch -s -d t -p1 <"$TOP/versions/5.4/forms/with-ce9f24cccdc0/$A54.patch" &&
 	sed -i "0,/^\t\t\tif (ret)$/s//\t\t\tif (ret < 0)/" t/fs/ext4/block_validity.c &&
 	apply --stack s54/5.4 t >out && test_grep "^  $A54.patch: present in another form, skipped (fix A present: all [0-9]* add_system_zone() calls" out &&
 	test_grep "applied fix-ext4-regression-in-v5.9-rc2-on-ro-fs-with-overlapped-bitmaps.patch ext4-refuse-fitrim-when-shared_blocks-is-set.patch (1 already present, skipped)" out
 '
 test_expect_success 'a tree without A that no form fits: each form says why, and the code check too' '
-	tree54 -with-ino && sed -i "s/^\t\tcond_resched();$/\t\tcond_resched(); \/* distro *\//" t/fs/ext4/block_validity.c && before=$(treesum) &&
+	tree54 forms/with-ce9f24cccdc0/ && sed -i "s/^\t\tcond_resched();$/\t\tcond_resched(); \/* distro *\//" t/fs/ext4/block_validity.c && before=$(treesum) &&
 	test_must_fail 4 apply t >out && test_grep "^  $A54.patch: CONFLICT$" out &&
-	test_grep "^    form $A54-with-ino.patch:$" out &&
+	test_grep "^    form forms/with-ce9f24cccdc0/$A54.patch (trees with-ce9f24cccdc0):$" out &&
 	test_grep "fs/ext4/block_validity.c hunk #1 (int ext4_setup_system_zone(struct super_block \*sb)): line 258 reads" out &&
 	test_grep "^    code check: .*fix A (e7bfb5c9bb3d) is missing: 1 add_system_zone() call" out && test "$(treesum)" = "$before"
 '
 test_expect_success 'a 5.4 tree that lacks cond_resched() in the loop A changes: the conflict names that line' '
-	tree54 -with-ino && sed -i "/^\t\tcond_resched();$/d" t/fs/ext4/block_validity.c &&
+	tree54 forms/with-ce9f24cccdc0/ && sed -i "/^\t\tcond_resched();$/d" t/fs/ext4/block_validity.c &&
 	n=$(awk "/^\t\tif \(ext4_bg_has_super\(sb, i\) &&\$/ { print NR; exit }" t/fs/ext4/block_validity.c) && test -n "$n" &&
 	test_must_fail 4 apply t >out &&
 	test_grep "block_validity.c hunk #1 (int ext4_setup_system_zone(struct super_block \*sb)): line $n reads ...if (ext4_bg_has_super(sb, i) &&., the patch expects ...cond_resched();. before it (the file lacks that line)$" out
 '
 test_expect_success 'the code check names the tree.s own file and says what the tree needs, not what the kit.s maintainers do' '
-	tree54 -with-ino && sed -i "s/^\t\tcond_resched();$/\t\tcond_resched(); \/* distro *\//" t/fs/ext4/block_validity.c &&
+	tree54 forms/with-ce9f24cccdc0/ && sed -i "s/^\t\tcond_resched();$/\t\tcond_resched(); \/* distro *\//" t/fs/ext4/block_validity.c &&
 	test_must_fail 4 apply t >out && grep "^    code check: " out >said &&
-	test_grep "^    code check: $trash/t/fs/ext4/block_validity.c: fix A (e7bfb5c9bb3d) is missing: 1 add_system_zone() call(s) in ext4_setup_system_zone() ignore the return value; none of the stack.s 2 forms of A fits this code (see above): it needs a form of A written for it, as one more alternative on A.s line of the series file$" said &&
+	test_grep "^    code check: $trash/t/fs/ext4/block_validity.c: fix A (e7bfb5c9bb3d) is missing: 1 add_system_zone() call(s) in ext4_setup_system_zone() ignore the return value; none of the stack.s 2 forms of A fits this code (see above): it needs a form of A written for it, in the stack.s forms/, named for its release$" said &&
 	! grep -e matrix.yaml -e kit-apply\\. said
 '
 test_expect_success 'the shipped stacks are found by the tree version' '

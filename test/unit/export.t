@@ -13,10 +13,10 @@ printf "[user]\n\tname = Test Sender\n\temail = sender@example.org\n" >"$trash/g
 export GIT_CONFIG_GLOBAL="$trash/gitconfig"
 
 # A copy of the kit's programs with three originals (mainline, posted, the
-# kit's), a 9.9 stack of them (an entry with two forms, the first of which
-# does not apply to the tree) with a hardened flavour, and a 9.9.3 tree.
+# kit's), a 9.9 stack of them (an entry whose own patch does not apply to
+# the tree, with a form in forms/9.9.0-9.9.5 that does) with a hardened flavour, and a 9.9.3 tree.
 fixture() {
-	rm -rf kit t ex && mkdir -p kit/common/upstream kit/versions/9.9 t/fs/ext4 &&
+	rm -rf kit t ex && mkdir -p kit/common/upstream kit/versions/9.9/forms/9.9.0-9.9.5 t/fs/ext4 &&
 	cp -rp "$TOP/build" kit/ &&
 	printf "commit %s\nRepository: torvalds/linux\n\next4: mainline fix\n" "$SHA" >kit/common/upstream/Z-aaaaaaaaaaaa-mainline.patch &&
 	echo "as posted" >kit/common/upstream/Y-posted.patch && echo "the kit's" >kit/common/upstream/X-kit.patch &&
@@ -39,13 +39,13 @@ Original: common/upstream/Y-posted.patch
 
 Signed-off-by: Poster <p@example.org>" super.c "one TWO three four five" "one TWO THREE four five" >kit/versions/9.9/p.patch &&
 	mail "Kit <kit@example.invalid>" "[PATCH] ext4: the kit's fix, first form" \
-		"Original: common/upstream/X-kit.patch" super.c "one TWO THREE fourX five" "one TWO THREE FOUR five" >kit/versions/9.9/k1.patch &&
+		"Original: common/upstream/X-kit.patch" super.c "one TWO THREE fourX five" "one TWO THREE FOUR five" >kit/versions/9.9/k.patch &&
 	mail "Kit <kit@example.invalid>" "[PATCH] ext4: the kit's fix" \
-		"Original: common/upstream/X-kit.patch" super.c "one TWO THREE four five" "one TWO THREE FOUR five" >kit/versions/9.9/k2.patch &&
+		"Original: common/upstream/X-kit.patch" super.c "one TWO THREE four five" "one TWO THREE FOUR five" >kit/versions/9.9/forms/9.9.0-9.9.5/k.patch &&
 	mail "Kit <kit@example.invalid>" "[PATCH] ext4: a hardened fix with a subject folded
  over two lines" "Original: common/upstream/X-kit.patch" ext4.h "alpha beta gamma" "alpha BETA gamma" >kit/versions/9.9/h.patch &&
-	printf "m.patch\np.patch\nk1.patch | k2.patch\n" >kit/versions/9.9/series &&
-	printf "m.patch\np.patch\nk1.patch | k2.patch\nh.patch\n" >kit/versions/9.9/series.hardened
+	printf "m.patch\np.patch\nk.patch\n" >kit/versions/9.9/series &&
+	printf "m.patch\np.patch\nk.patch\nh.patch\n" >kit/versions/9.9/series.hardened
 }
 
 # mail FROM SUBJECT MESSAGE FILE OLD NEW: a stack patch that changes
@@ -62,9 +62,9 @@ test_expect_success 'debian: DEP-3 fields from the provenance, each patch under 
 	fixture && git -C kit init -q && git -C kit add -A && GIT_COMMITTER_DATE=2026-01-02T03:04:05Z git -C kit commit -q -m fixture &&
 	x --tree t --flavour hardened debian 9.9 ex >log && test_grep "4 patches of versions/9.9/series.hardened" log &&
 	d=ex/debian/patches && test_grep "^bugfix/all/ext4-shared-blocks/m.patch$" $d/series &&
-	test_grep "^bugfix/all/ext4-shared-blocks/k2.patch$" $d/series && test_grep "^features/all/ext4-hardened/h.patch$" $d/series &&
-	! grep -q k1.patch $d/series &&
-	m=$d/bugfix/all/ext4-shared-blocks/m.patch p=$d/bugfix/all/ext4-shared-blocks/p.patch k=$d/bugfix/all/ext4-shared-blocks/k2.patch &&
+	test_grep "^bugfix/all/ext4-shared-blocks/k.patch$" $d/series && test_grep "^features/all/ext4-hardened/h.patch$" $d/series &&
+	test "$(grep -c "k.patch" $d/series)" = 1 &&
+	m=$d/bugfix/all/ext4-shared-blocks/m.patch p=$d/bugfix/all/ext4-shared-blocks/p.patch k=$d/bugfix/all/ext4-shared-blocks/k.patch && ! grep -q fourX $k &&
 	test_grep "^Origin: backport, https://git.kernel.org/linus/$SHA$" $m && test_grep "^Forwarded: not-needed$" $m &&
 	test_grep "^Applied-Upstream: v9.8-rc1, " $m && test_grep "^Last-Update: 2026-01-02$" $m &&
 	! grep -q "^commit $SHA upstream" $m && test_grep "^Subject: ext4: mainline fix$" $m &&
@@ -79,7 +79,7 @@ test_expect_success 'debian: DEP-3 fields from the provenance, each patch under 
 test_expect_success 'stable-queue: an mbox each with "commit SHA upstream." first; what mainline lacks is refused, nothing written' '
 	fixture && test_must_fail 1 x --tree t stable-queue 9.9 ex 2>err && test ! -e ex &&
 	test_grep "queue-9.9/p.patch: no .commit SHA upstream\.. first: not in mainline" err &&
-	test_grep "queue-9.9/k2.patch: no .commit SHA upstream\.. first" err && test $(wc -l <err) = 2 &&
+	test_grep "queue-9.9/k.patch: no .commit SHA upstream\.. first" err && test $(wc -l <err) = 2 &&
 	echo m.patch >kit/versions/9.9/series && x --tree t stable-queue 9.9 ex >log &&
 	q=ex/queue-9.9 && test "$(cat $q/series)" = m.patch &&
 	test "$(head -1 $q/m.patch)" = "From $SHA Mon Sep 17 00:00:00 2001" &&
@@ -108,10 +108,10 @@ test_expect_success 'android: the prefix by provenance, the cherry-pick line or 
 
 test_expect_success 'suse: Patch-mainline (a release with Git-commit, Submitted, Never), References, Acked-by' '
 	fixture && x --tree t --bug bsc#77 suse 9.9 ex >/dev/null &&
-	s=ex/suse && test_grep "^	patches.suse/k2.patch$" $s/series.conf &&
+	s=ex/suse && test_grep "^	patches.suse/k.patch$" $s/series.conf &&
 	test_grep "^Patch-mainline: v9.8-rc1$" $s/patches.suse/m.patch && test_grep "^Git-commit: $SHA$" $s/patches.suse/m.patch &&
 	test_grep "^Patch-mainline: Submitted, https://lists.example/ext4/1$" $s/patches.suse/p.patch &&
-	test_grep "^Patch-mainline: Never, " $s/patches.suse/k2.patch && ! grep -q "^Git-commit" $s/patches.suse/k2.patch &&
+	test_grep "^Patch-mainline: Never, " $s/patches.suse/k.patch && ! grep -q "^Git-commit" $s/patches.suse/k.patch &&
 	test_grep "^References: bsc#77$" $s/patches.suse/p.patch && test_grep "^Acked-by: " $s/patches.suse/p.patch
 '
 
@@ -130,11 +130,9 @@ test_expect_success '--check: each format applied with its own tool gives the fi
 	! ls -a . | grep -q "^\.export\."
 '
 
-test_expect_success 'a form is chosen on the tree; without one, an entry with forms is refused in one line' '
-	fixture && test_must_fail 2 x debian 9.9 ex 2>err && test $(wc -l <err) = 1 &&
-	test_grep "k1.patch | k2.patch.*give --tree" err && test ! -e ex &&
-	echo k2.patch >kit/versions/9.9/solo && sed -i "s/k1.patch | k2.patch/k2.patch/" kit/versions/9.9/series &&
-	x debian 9.9 ex >/dev/null && test -e ex/debian/patches/bugfix/all/ext4-shared-blocks/k2.patch
+test_expect_success 'a form is chosen on the tree; without one, every entry is the series file.s own patch' '
+	fixture && x --tree t debian 9.9 ex >/dev/null && ! grep -q fourX ex/debian/patches/bugfix/all/ext4-shared-blocks/k.patch &&
+	rm -rf ex && x debian 9.9 ex >/dev/null && grep -q fourX ex/debian/patches/bugfix/all/ext4-shared-blocks/k.patch
 '
 
 test_expect_success 'bad input is one line, exit 2, and writes nothing' '
@@ -144,8 +142,8 @@ test_expect_success 'bad input is one line, exit 2, and writes nothing' '
 	test_must_fail 2 x --tree t suse 9.9 ex 2>err && test_grep "reference" err &&
 	test_must_fail 2 x --tree t --bug 12 debian 9.9 ex 2>err && test_grep "is a URL" err &&
 	test_must_fail 2 x debian 9.7 ex 2>err && test_grep "no such stack" err &&
-	sed -i "/^Original:/d" kit/versions/9.9/k2.patch && test_must_fail 2 x --tree t debian 9.9 ex 2>err &&
-	test_grep "k2.patch: names no original" err && test $(wc -l <err) = 1 &&
+	sed -i "/^Original:/d" kit/versions/9.9/forms/9.9.0-9.9.5/k.patch && test_must_fail 2 x --tree t debian 9.9 ex 2>err &&
+	test_grep "k.patch: names no original" err && test $(wc -l <err) = 1 &&
 	fixture && sed -i "/^Y-posted/d" kit/common/upstream/provenance && test_must_fail 2 x --tree t debian 9.9 ex 2>err &&
 	test_grep "Y-posted.patch has no line in common/upstream/provenance" err &&
 	test ! -e ex && ! ls -a . | grep -q "^\.export\."
@@ -174,8 +172,8 @@ test_expect_success '--verify: each format'"'"'s rules, read back, fail on a bro
 	test_must_fail 1 x --verify android and 2>err && test_grep "no Android prefix" err &&
 	sed -i "/^Git-commit:/d" sus/suse/patches.suse/m.patch && test_must_fail 1 x --verify suse sus 2>err &&
 	test_grep "without a Git-commit" err &&
-	sed -i "s/^Patch-mainline: Never, .*/Patch-mainline: Never/" sus/suse/patches.suse/k2.patch && test_must_fail 1 x --verify suse sus 2>err &&
-	test_grep "k2.patch: Patch-mainline: .Never." err &&
+	sed -i "s/^Patch-mainline: Never, .*/Patch-mainline: Never/" sus/suse/patches.suse/k.patch && test_must_fail 1 x --verify suse sus 2>err &&
+	test_grep "k.patch: Patch-mainline: .Never." err &&
 	echo m.patch >kit/versions/9.9/series && x --tree t stable-queue 9.9 sq >/dev/null && x --verify stable-queue sq &&
 	sed -i "s/^Subject: /Subject: [PATCH] /" sq/queue-9.9/m.patch && test_must_fail 1 x --verify stable-queue sq 2>err &&
 	test_grep "keeps a \[PATCH\] prefix" err &&
@@ -184,7 +182,7 @@ test_expect_success '--verify: each format'"'"'s rules, read back, fail on a bro
 '
 
 test_expect_success '--check fails, exit 1, OUT not made, when the stack does not apply to the tree' '
-	fixture && printf "one\nzwei\nthree\nfour\nfive\n" >t/fs/ext4/super.c && sed -i "s/k1.patch | k2.patch/k2.patch/" kit/versions/9.9/series &&
+	fixture && printf "one\nzwei\nthree\nfour\nfive\n" >t/fs/ext4/super.c && mv kit/versions/9.9/forms/9.9.0-9.9.5/k.patch kit/versions/9.9/k.patch && rm -r kit/versions/9.9/forms &&
 	test_must_fail 1 x --check --tree t debian 9.9 ex 2>err && test_grep "does not apply" err && test ! -e ex
 '
 

@@ -4,7 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 
 good() {
-	mkdir -p versions/6.1 test/cases/plain && rm -f versions/6.1/series.* &&
+	mkdir -p versions/6.1 test/cases/plain && rm -rf versions/6.1/series.* versions/6.1/forms &&
 	echo "# the stack" >versions/6.1/series && echo "b.patch  # the fix" >>versions/6.1/series &&
 	echo B >versions/6.1/b.patch && touch test/cases/plain/expect.alt test/cases/plain/expect
 	cat >m.yaml <<'Y'
@@ -159,35 +159,68 @@ test_expect_success 'the stack hash covers the series file and every patch it pu
 	echo "# a comment" >>versions/6.1/series.hardened && test "$($BIN/matrix hash m.yaml 6.1 hardened)" != "$h2" &&
 	test "$($BIN/matrix hash m.yaml 6.1 vanilla)" = -
 '
-test_expect_success 'the stack hash covers every alternative of an entry' '
-	good && echo C >versions/6.1/c.patch && echo "b.patch | c.patch" >versions/6.1/series &&
-	p=$($BIN/matrix hash m.yaml 6.1 patched) && echo C2 >versions/6.1/c.patch &&
+test_expect_success 'the stack hash covers every form of an entry' '
+	good && mkdir -p versions/6.1/forms/6.1.0-6.1.9 && echo C >versions/6.1/forms/6.1.0-6.1.9/b.patch &&
+	p=$($BIN/matrix hash m.yaml 6.1 patched) && echo C2 >versions/6.1/forms/6.1.0-6.1.9/b.patch &&
 	test "$($BIN/matrix hash m.yaml 6.1 patched)" != "$p"
 '
-test_expect_success 'series: one entry a line, its alternatives separated by a space' '
-	good && echo C >versions/6.1/c.patch && printf "# top\n\nb.patch | c.patch  # either\nc.patch\n" >versions/6.1/series &&
-	$BIN/matrix series versions/6.1/series >out && printf "b.patch c.patch\nc.patch\n" >want && test_cmp want out &&
-	$BIN/matrix check m.yaml
+test_expect_success 'series: a patch a line; its forms follow it, the range that ends newest first, then the kinds of tree' '
+	good && echo C >versions/6.1/c.patch && printf "# top\n\nb.patch  # the fix\nc.patch\n" >versions/6.1/series &&
+	for f in 6.1.0-6.1.5 6.1.40-and-later 6.1.3-6.1.9 android14-6.1 6.1.6-6.1.9; do
+		mkdir -p versions/6.1/forms/$f && echo "$f" >versions/6.1/forms/$f/b.patch || return 1
+	done &&
+	$BIN/matrix series versions/6.1/series >out &&
+	printf "%s\n" "b.patch forms/6.1.40-and-later/b.patch forms/6.1.6-6.1.9/b.patch forms/6.1.3-6.1.9/b.patch forms/6.1.0-6.1.5/b.patch forms/android14-6.1/b.patch" c.patch >want &&
+	test_cmp want out && $BIN/matrix check m.yaml
 '
-test_expect_success 'series: options, a stray bar, a missing alternative are refused with the line' '
-	good && echo "b.patch -p0" >versions/6.1/series && test_must_fail 2 $BIN/matrix series versions/6.1/series 2>err &&
-	test_grep "series:1: .-p0. after a patch: separate alternatives with .|. (the kit takes no quilt options" err &&
+test_expect_success 'series: plain quilt reads the same patches, in the same order, as the kit' '
+	good && echo C >versions/6.1/c.patch && printf "# top\nb.patch  # the fix\n\nc.patch\n" >versions/6.1/series &&
+	mkdir -p versions/6.1/forms/6.1.0-6.1.5 && echo F >versions/6.1/forms/6.1.0-6.1.5/c.patch &&
+	$BIN/matrix series versions/6.1/series | cut -d" " -f1 >kit &&
+	(cd versions/6.1 && QUILT_PATCHES=. quilt --quiltrc=- series) >quilt && test_cmp kit quilt &&
+	for s in "$TOP"/versions/*/series*; do
+		$BIN/matrix series "$s" | cut -d" " -f1 >kit &&
+		(cd "${s%/*}" && QUILT_PATCHES=. QUILT_SERIES=${s##*/} quilt --quiltrc=- series) >quilt &&
+		test_cmp kit quilt || return 1
+	done
+'
+test_expect_success 'series: alternatives, options, a patch listed twice, a missing patch are refused with the line' '
+	good && echo C >versions/6.1/c.patch && echo "b.patch | c.patch" >versions/6.1/series &&
+	test_must_fail 2 $BIN/matrix series versions/6.1/series 2>err &&
+	test_grep "series:1: one patch a line, as quilt reads it: put the other forms of an entry in versions/6.1/forms/FOR/ under the entry.s name" err &&
+	echo "b.patch -p0" >versions/6.1/series && test_must_fail 2 $BIN/matrix series versions/6.1/series 2>err &&
+	test_grep "series:1: .-p0. after a patch: the kit takes no quilt options" err &&
 	test_must_fail 2 $BIN/matrix check m.yaml 2>err && test_grep "stack: versions/6.1/series:1: .-p0. after a patch" err &&
-	printf "b.patch\nb.patch |\n" >versions/6.1/series && test_must_fail 2 $BIN/matrix series versions/6.1/series 2>err &&
-	test_grep "series:2: .|. must stand between two patches" err &&
-	echo "b.patch | gone.patch" >versions/6.1/series && test_must_fail 2 $BIN/matrix series versions/6.1/series 2>err &&
+	printf "b.patch\nc.patch\nb.patch\n" >versions/6.1/series && test_must_fail 2 $BIN/matrix series versions/6.1/series 2>err &&
+	test_grep "series:3: .b.patch. is listed twice" err &&
+	echo "gone.patch" >versions/6.1/series && test_must_fail 2 $BIN/matrix series versions/6.1/series 2>err &&
 	test_grep "lists .gone.patch., which is not in versions/6.1" err
+'
+test_expect_success 'forms: a folder that names no trees, a form of no entry, a form listed in a series are refused' '
+	good && mkdir -p versions/6.1/forms/Old && echo F >versions/6.1/forms/Old/b.patch &&
+	test_must_fail 2 $BIN/matrix series versions/6.1/series 2>err &&
+	test_grep "versions/6.1/forms/Old: not a folder of forms: name it for the trees its forms are for" err &&
+	for f in 6.1.9-6.1.3 6.1.3-6.2.9 6.1.3- 6.1-6.1.9; do
+		rm -rf versions/6.1/forms && mkdir -p versions/6.1/forms/$f && echo F >versions/6.1/forms/$f/b.patch &&
+		test_must_fail 2 $BIN/matrix check m.yaml 2>err && test_grep "forms/$f: not a folder of forms" err || return 1
+	done &&
+	rm -rf versions/6.1/forms && mkdir -p versions/6.1/forms/6.1.0-6.1.9 && echo F >versions/6.1/forms/6.1.0-6.1.9/z.patch &&
+	test_must_fail 2 $BIN/matrix check m.yaml 2>err &&
+	test_grep "stack: versions/6.1/forms/6.1.0-6.1.9/z.patch is the form of no entry" err &&
+	rm versions/6.1/forms/6.1.0-6.1.9/z.patch && echo F >versions/6.1/forms/6.1.0-6.1.9/b.patch &&
+	echo forms/6.1.0-6.1.9/b.patch >versions/6.1/series &&
+	test_must_fail 2 $BIN/matrix series versions/6.1/series 2>err && test_grep "is outside versions/6.1 (an absolute path, .... or its forms/)" err
 '
 test_expect_success 'series: an entry outside the stack folder (.., an absolute path) is refused with the line' '
 	good && mkdir -p versions/6.1/sub && echo X >versions/x.patch && echo S >versions/6.1/sub/s.patch &&
 	printf "b.patch\nsub/s.patch\n" >versions/6.1/series && $BIN/matrix series versions/6.1/series >/dev/null &&
 	for w in ../x.patch sub/../../x.patch "$trash/versions/x.patch"; do
-		printf "b.patch\nb.patch | %s\n" "$w" >versions/6.1/series &&
+		printf "b.patch\n%s\n" "$w" >versions/6.1/series &&
 		test_must_fail 2 $BIN/matrix series versions/6.1/series >out 2>err && test ! -s out &&
-		echo "matrix: versions/6.1/series:2: '\''$w'\'' is outside versions/6.1 (an absolute path or '\''..'\''); name a patch file in that folder" >want &&
+		echo "matrix: versions/6.1/series:2: '\''$w'\'' is outside versions/6.1 (an absolute path, '\''..'\'' or its forms/); name a patch file in that folder" >want &&
 		test_cmp want err &&
 		test_must_fail 2 $BIN/matrix check m.yaml 2>err &&
-		echo "m.yaml:5:12: stack: versions/6.1/series:2: '\''$w'\'' is outside versions/6.1 (an absolute path or '\''..'\''); name a patch file in that folder" >want &&
+		echo "m.yaml:5:12: stack: versions/6.1/series:2: '\''$w'\'' is outside versions/6.1 (an absolute path, '\''..'\'' or its forms/); name a patch file in that folder" >want &&
 		test_cmp want err || return 1
 	done
 '

@@ -62,11 +62,11 @@ test_expect_success 'another author than the original is a lint error' '
 test_expect_success 'the HTML page is written beside the Markdown' '
 	orig && stack "" && review_it >/dev/null 2>&1 && test_grep "<h2 id=\"s9.9\">9.9</h2>" out/review.html
 '
-test_expect_success 'every alternative of an entry is reviewed against its original' '
-	orig && stack "" && sed "s/^+c$/+C/" v/9.9/p.patch >v/9.9/q.patch && echo "p.patch | q.patch" >v/9.9/series &&
+test_expect_success 'every form of an entry is reviewed against its original, and named for its releases' '
+	orig && stack "" && mkdir -p v/9.9/forms/9.9.0-9.9.4 && sed "s/^+c$/+C/" v/9.9/p.patch >v/9.9/forms/9.9.0-9.9.4/p.patch &&
 	test_must_fail 1 review_it 2>err >/dev/null &&
-	test_grep "9.9/q.patch: deviates functionally from X-fix.patch without a .\[ 9.9: ... \]. note" err &&
-	test_grep "^1. p.patch, or where that does not apply, q.patch$" out/review.md
+	test_grep "9.9/forms/9.9.0-9.9.4/p.patch: deviates functionally from X-fix.patch without a .\[ 9.9: ... \]. note" err &&
+	test_grep "^1. p.patch; its forms for other trees: 9.9.0-9.9.4$" out/review.md
 '
 test_expect_success 'the verdicts name what the flavour refuses and where it still leaks' '
 	orig && stack "" && cat >res.json <<-\J &&
@@ -113,7 +113,12 @@ test_expect_success 'the real trees: oldest and newest applied, oldest booted, a
 	      - {release: 9.9.7, from: "tree seven", applied: [patched]}
 	Y
 	review --versions v --upstream up --results none --matrix m.yaml out >log 2>&1 &&
-	test_grep "real trees: applied from 9.9.1 (tree one) to 9.9.7 (tree seven); oldest booted 9.9.3 (tree three); for other arches, oldest booted: arm64 9.9.1" out/review.md
+	test_grep "real trees: applied from 9.9.1 (tree one) to 9.9.7 (tree seven); oldest booted 9.9.3 (tree three); for other arches, oldest booted: arm64 9.9.1" out/review.md &&
+	test_grep "^| 9.9 | - | 9.9.1 | 9.9.7 | 3 | 9.9.3 | none |$" out/review.md &&
+	mkdir -p v/9.9/forms/9.9.0-9.9.2 v/9.9/forms/android99-9.9 && cp v/9.9/p.patch v/9.9/forms/9.9.0-9.9.2/ &&
+	cp v/9.9/p.patch v/9.9/forms/android99-9.9/ && rm -rf out &&
+	review --versions v --upstream up --results none --matrix m.yaml out >log 2>&1 &&
+	test_grep "^| 9.9 | - | 9.9.1 | 9.9.7 | 3 | 9.9.3 | 9.9.0-9.9.2 (1), android99-9.9 (1) |$" out/review.md
 '
 test_expect_success 'the shipped stacks have no lint error' '
 	review --results none out2 >log 2>&1 && test_grep "9 series, 0 lint error" log

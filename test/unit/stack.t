@@ -49,19 +49,31 @@ test_expect_success 'a variant pops what was pushed, after the stacks changed un
 	{ kernel 9.9 patched t obj out s >out1 2>&1 || :; } && test_grep "2 patch(es) of versions/9.9/series applied" out1 &&
 	test "$(tr -d "\n" <t/fs/ext4/super.c)" = aBc
 '
-test_expect_success 'of alternatives the tree takes the first that applies, and quilt sees only it' '
-	tree && printf "bad.patch | good.patch\n" >s/series &&
+test_expect_success 'of an entry and its forms the tree takes the first that applies, and quilt sees only it' '
+	tree && printf "bad.patch\n" >s/series && mkdir -p s/forms/9.9.0-9.9.3 && cp s/good.patch s/forms/9.9.0-9.9.3/bad.patch &&
 	{ kernel 9.9 patched t obj out s >log 2>&1 || :; } &&
-	test "$(tr -d "\n" <t/fs/ext4/super.c)" = aBc && echo good.patch >want && test_cmp want out/series.pushed &&
-	test_grep "alternatives bad.patch good.patch: this tree takes good.patch" log &&
+	test "$(tr -d "\n" <t/fs/ext4/super.c)" = aBc && echo forms/9.9.0-9.9.3/bad.patch >want && test_cmp want out/series.pushed &&
+	test_grep "forms: this tree takes forms/9.9.0-9.9.3/bad.patch" log &&
+	test_grep "^forms: quilt push -a --fuzz=0 of versions/9.9/series with 1 form(s): forms/9.9.0-9.9.3/bad.patch$" out/quilt.check &&
 	printf -- "--- a/fs/ext4/super.c\n+++ b/fs/ext4/super.c\n@@ -1,3 +1,3 @@\n a\n-b\n+B1\n c\n" >s/one.patch &&
-	printf "one.patch | good.patch\n" >s/series && { kernel 9.9 patched t obj out s >/dev/null 2>&1 || :; } &&
+	rm -rf s/forms && mkdir -p s/forms/9.9.0-9.9.3 && cp s/good.patch s/forms/9.9.0-9.9.3/one.patch &&
+	printf "one.patch\n" >s/series && { kernel 9.9 patched t obj out s >/dev/null 2>&1 || :; } &&
 	test "$(tr -d "\n" <t/fs/ext4/super.c)" = aB1c
+'
+test_expect_success 'a tree that takes no form is pushed from the series file itself; an offset is recorded' '
+	tree && printf "# a comment, as quilt allows\ngood.patch\n" >s/series &&
+	{ kernel 9.9 patched t obj out s >log 2>&1 || :; } && test "$(tr -d "\n" <t/fs/ext4/super.c)" = aBc &&
+	test_grep "^plain: quilt push -a --fuzz=0 of versions/9.9/series: 1 patch(es), no offset, no fuzz$" out/quilt.check &&
+	(cd t && QUILT_PATCHES=../s quilt --quiltrc=- applied) >applied && echo good.patch >want && test_cmp want applied &&
+	tree && printf "good.patch\n" >s/series && printf "0\n1\n" >t/fs/ext4/super.c && printf "a\nb\nc\n" >>t/fs/ext4/super.c &&
+	{ kernel 9.9 patched t obj out s >log 2>&1 || :; } &&
+	test_grep "^plain: quilt push -a --fuzz=0 of versions/9.9/series: 1 patch(es), at an offset: good.patch #1 (2 lines)$" out/quilt.check &&
+	test_grep "at an offset: good.patch #1 (2 lines)" log
 '
 test_expect_success 'a series entry outside the stack folder is refused, named; the tree as unpacked' '
 	rm -rf t s && tree && cp s/good.patch evil.patch && printf "../evil.patch\n" >s/series &&
 	test_must_fail 1 kernel 9.9 patched t obj out s 2>err &&
-	test_grep "series:1: .../evil.patch. is outside .*/s (an absolute path or .*); name a patch file in that folder" err &&
+	test_grep "series:1: .../evil.patch. is outside .*/s (an absolute path, .* or its forms/); name a patch file in that folder" err &&
 	test_cmp pristine t/fs/ext4/super.c && test ! -e t/.pc && test ! -e t/evil.patch
 '
 test_done
