@@ -483,6 +483,22 @@ test_expect_success 'the code check names the tree.s own file and says what the 
 	test_grep "^    code check: $trash/t/fs/ext4/block_validity.c: fix A (e7bfb5c9bb3d) is missing: 1 add_system_zone() call(s) in ext4_setup_system_zone() ignore the return value; none of the stack.s 2 forms of A fits this code (see above): it needs a form of A written for it, in the stack.s forms/, named for its release$" said &&
 	! grep -e matrix.yaml -e kit-apply\\. said
 '
+test_expect_success 'a conflict names the line of the user.s file, in the function the hunk names, and the nearest form' '
+	rm -rf t s && mkdir -p t/fs/ext4 s/9.9/forms/9.9.0-9.9.1 s/9.9/forms/android9-9.9 &&
+	printf "VERSION = 9\nPATCHLEVEL = 9\nSUBLEVEL = 3\nEXTRAVERSION =\n" >t/Makefile &&
+	printf "/* top */\nint early(void)\n{\n\treturn 0;\n}\nint commit(int sync);\nint commit(int sync)\n{\n\tif (!sbh || gone)\n\t\treturn 0;\n\twrite();\n}\nint quota(void)\n{\n\tif (!q)\n\t\treturn -EINVAL;\n\tif (gone)\n\t\treturn 0;\n}\n" >t/fs/ext4/super.c &&
+	printf -- "--- a/fs/ext4/super.c\n+++ b/fs/ext4/super.c\n@@ -1,2 +1,5 @@\n /* top */\n+/* one */\n+/* two */\n+/* three */\n int early(void)\n" >s/9.9/a.patch &&
+	printf -- "--- a/fs/ext4/super.c\n+++ b/fs/ext4/super.c\n@@ -11,5 +11,6 @@ int commit(int sync)\n {\n \tif (!sbh)\n \t\treturn -EINVAL;\n+\tif (shared) return -EROFS;\n \tif (gone)\n \t\treturn 0;\n" >s/9.9/c.patch &&
+	sed "s/sbh)/sbh2)/" s/9.9/c.patch >s/9.9/forms/9.9.0-9.9.1/c.patch &&
+	{ cat s/9.9/c.patch; printf -- "@@ -20,3 +20,4 @@ int commit(int sync)\n x\n+y\n z\n w\n"; } >s/9.9/forms/android9-9.9/c.patch &&
+	printf "a.patch\nc.patch\n" >s/9.9/series && before=$(treesum) &&
+	test_must_fail 4 apply --stack s/9.9 t >out &&
+	test_grep "^  a.patch: applies cleanly$" out && test_grep "^  c.patch: CONFLICT$" out &&
+	test_grep "^    fs/ext4/super.c hunk #1 (int commit(int sync)): line 9 reads .	if (!sbh || gone)., the patch expects .	if (!sbh). before it (the file lacks that line)$" out &&
+	test_grep "^    form forms/9.9.0-9.9.1/c.patch (releases 9.9.0-9.9.1):$" out &&
+	test_grep "^    nearest: c.patch (the series. own), 1 of 1 hunk(s) not in this tree; none of the 3 forms fits: this tree needs a form of its own" out &&
+	! grep -q "if (!q)" out && test "$(treesum)" = "$before"
+'
 test_expect_success 'the shipped stacks are found by the tree version' '
 	fixture && sed -i "s/^VERSION = 9/VERSION = 6/; s/^PATCHLEVEL = 9/PATCHLEVEL = 1/" t/Makefile &&
 	test_must_fail 4 apply --dry-run t >out && test_grep "stack versions/6.1/series (verified on 6.1.192)" out &&
