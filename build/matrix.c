@@ -931,6 +931,43 @@ static void trees(struct series *s, yaml_node_t *l, FILE *out)
 	}
 }
 
+/* walked: the releases of one public history of the series a stack was
+ * judged on, one tree each time its fs/ext4 changed: {from: the history
+ * and how each was judged, first: X.Y.A, last: X.Y.B (A <= B), states:
+ * how many distinct fs/ext4 were judged, took: [VARIANT...] (every one
+ * of them takes those stacks)}.  With OUT it is printed (the walked
+ * query): "first<TAB>last<TAB>states<TAB>took,...<TAB>from". */
+static void walked(struct series *s, yaml_node_t *w, FILE *out)
+{
+	static const char *const keys[] = { "from", "first", "last", "states", "took", NULL };
+	const char *from, *first, *last, *took[MAX_VARIANTS];
+	long a, b, n;
+	char *end;
+	int nt, i;
+
+	want_mapping(w, "walked");
+	check_keys(w, "walked", keys);
+	from = scalar(need(w, "from", "walked"), "from");
+	first = word(need(w, "first", "walked"), "first");
+	last = word(need(w, "last", "walked"), "last");
+	a = sublevel_of(s->name, first);
+	b = sublevel_of(s->name, last);
+	if (a < 0)
+		die_at(need(w, "first", "walked"), "first: '%s' is not a release of %s (%s.N)", first, s->name, s->name);
+	if (b < a)
+		die_at(need(w, "last", "walked"), "last: '%s' is not a release of %s from %s on", last, s->name, first);
+	n = strtol(word(need(w, "states", "walked"), "states"), &end, 10);
+	if (*end || n < 1)
+		die_at(need(w, "states", "walked"), "states: a count of at least 1");
+	nt = tree_variants(s, need(w, "took", "walked"), "took", took, MAX_VARIANTS, 0);
+	if (!out)
+		return;
+	fprintf(out, "%s\t%s\t%ld\t", first, last, n);
+	for (i = 0; i < nt; i++)
+		fprintf(out, "%s%s", i ? "," : "", took[i]);
+	fprintf(out, "\t%s\n", from);
+}
+
 /* arches: the machines a kernel is built for and booted on, in the
  * file's order; the first is the default one, whose variants carry no
  * @NAME (make matrix ARCHES=...: build/plan.c).  Each NAME: {arch, cross,
@@ -1234,13 +1271,14 @@ int main(int argc, char **argv)
 {
 	static const char *const top_keys[] = { "series", "corpus", "arches", NULL };
 	static const char *const s_keys[] = {
-		"name", "source", "stack", "fixes", "verified", "trees", "expect", NULL
+		"name", "source", "stack", "fixes", "verified", "trees", "walked", "expect", NULL
 	};
 	static const char *const fix_keys[] = { "A", "B", NULL };
 	static const struct { const char *name; int nargs; enum mode m; } cmds[] = {
 		{ "mk", 0, MODE_MK }, { "list", 0, MODE_LIST }, { "check", 0, MODE_CHECK },
 		{ "get", 2, MODE_QUERY }, { "variants", 1, MODE_QUERY }, { "hash", 2, MODE_QUERY },
 		{ "expect", 3, MODE_QUERY }, { "set-version", 2, MODE_QUERY }, { "trees", 1, MODE_QUERY },
+		{ "walked", 1, MODE_QUERY },
 		{ "series", 0, MODE_QUERY },
 		/* (a negative count: at least that many) */
 		{ "expects", -3, MODE_QUERY }, { "plan", -1, MODE_QUERY },
@@ -1356,6 +1394,8 @@ int main(int argc, char **argv)
 			out(m, name, "verified", word(v, "verified"));
 		if ((v = get(sn, "trees")))
 			trees(s, v, NULL);
+		if ((v = get(sn, "walked")))
+			walked(s, v, NULL);
 		if ((v = get(sn, "expect")))
 			expect_overrides(m, s, v);
 		if (m == MODE_LIST)
@@ -1403,6 +1443,12 @@ int main(int argc, char **argv)
 
 		if (t)
 			trees(s, t, stdout);
+	} else if (!strcmp(cmd, "walked")) {
+		struct series *s = find_series(args[0]);
+		yaml_node_t *w = get(s->node, "walked");
+
+		if (w)
+			walked(s, w, stdout);
 	} else if (!strcmp(cmd, "plan")) {
 		rc = plan_main(args);
 	} else if (!strcmp(cmd, "set-version")) {

@@ -224,6 +224,15 @@ test_expect_success 'series: an entry outside the stack folder (.., an absolute 
 		test_cmp want err || return 1
 	done
 '
+test_expect_success 'walked: read back as a line; a range that ends before it starts, no states, an unknown stack refused' '
+	good && sed "s/^    fixes:/    walked: {from: \"a history\", first: 6.1.2, last: 6.1.9, states: 4, took: [patched]}\n    fixes:/" m.yaml >w.yaml &&
+	$BIN/matrix check w.yaml && printf "6.1.2\t6.1.9\t4\tpatched\ta history\n" >want && $BIN/matrix walked w.yaml 6.1 >out && test_cmp want out &&
+	sed "s/last: 6.1.9/last: 6.1.1/" w.yaml >b.yaml && test_must_fail 2 $BIN/matrix check b.yaml 2>err &&
+	test_grep "last: .6.1.1. is not a release of 6.1 from 6.1.2 on" err &&
+	sed "s/states: 4/states: 0/" w.yaml >b.yaml && test_must_fail 2 $BIN/matrix check b.yaml 2>err && test_grep "states: a count of at least 1" err &&
+	sed "s/took: \[patched\]/took: [hardened]/" w.yaml >b.yaml && test_must_fail 2 $BIN/matrix check b.yaml 2>err && test_grep "hardened" err &&
+	sed "s/first: 6.1.2/first: 6.2.2/" w.yaml >b.yaml && test_must_fail 2 $BIN/matrix check b.yaml 2>err && test_grep "first: .6.2.2. is not a release of 6.1" err
+'
 test_expect_success 'expect: the override, then expect.VARIANT, expect.patched for a flavour, then expect' '
 	good && cp versions/6.1/series versions/6.1/series.hardened &&
 	printf "    expect: {plain: {hardened: expect.alt}}\n" >>m.yaml &&

@@ -114,11 +114,14 @@ test_expect_success 'the real trees: oldest and newest applied, oldest booted, a
 	Y
 	review --versions v --upstream up --results none --matrix m.yaml out >log 2>&1 &&
 	test_grep "real trees: applied from 9.9.1 (tree one) to 9.9.7 (tree seven); oldest booted 9.9.3 (tree three); for other arches, oldest booted: arm64 9.9.1" out/review.md &&
-	test_grep "^| 9.9 | - | 9.9.1 | 9.9.7 | 3 | 9.9.3 | none |$" out/review.md &&
+	test_grep "^| 9.9 | - | 9.9.1 | 9.9.7 | 3 | 9.9.3 | - | none |$" out/review.md &&
 	mkdir -p v/9.9/forms/9.9.0-9.9.2 v/9.9/forms/android99-9.9 && cp v/9.9/p.patch v/9.9/forms/9.9.0-9.9.2/ &&
 	cp v/9.9/p.patch v/9.9/forms/android99-9.9/ && rm -rf out &&
 	review --versions v --upstream up --results none --matrix m.yaml out >log 2>&1 &&
-	test_grep "^| 9.9 | - | 9.9.1 | 9.9.7 | 3 | 9.9.3 | 9.9.0-9.9.2 (1), android99-9.9 (1) |$" out/review.md
+	test_grep "^| 9.9 | - | 9.9.1 | 9.9.7 | 3 | 9.9.3 | - | 9.9.0-9.9.2 (1), android99-9.9 (1) |$" out/review.md &&
+	sed -i "/^    trees:/i\\    walked: {from: \"a history\", first: 9.9.0, last: 9.9.8, states: 5, took: [patched]}" m.yaml && rm -rf out &&
+	review --versions v --upstream up --results none --matrix m.yaml out >log 2>&1 &&
+	test_grep "^| 9.9 | - | 9.9.1 | 9.9.7 | 3 | 9.9.3 | 9.9.0-9.9.8 (5 states) | 9.9.0-9.9.2 (1), android99-9.9 (1) |$" out/review.md
 '
 test_expect_success 'the shipped stacks have no lint error' '
 	review --results none out2 >log 2>&1 && test_grep "9 series, 0 lint error" log
