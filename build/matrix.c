@@ -417,8 +417,8 @@ static int in_stack(const char *w)
 	return 1;
 }
 
-/* A release X.Y.Z at S, its three numbers in R; the characters read, 0
- * when S does not start with one. */
+/* A release X.Y.Z at S, its three numbers in R (no leading zeros); the
+ * characters read, 0 when S does not start with one. */
 static int release_at(const char *s, long r[3])
 {
 	const char *p = s;
@@ -427,7 +427,7 @@ static int release_at(const char *s, long r[3])
 	for (i = 0; i < 3; i++) {
 		char *end;
 
-		if (*p < '0' || *p > '9')
+		if (*p < '0' || *p > '9' || (p[0] == '0' && p[1] >= '0' && p[1] <= '9'))
 			return 0;
 		r[i] = strtol(p, &end, 10);
 		p = end;
@@ -547,19 +547,46 @@ static int parse_series(const char *path, const char *shown, const char *dir,
 		return -1;
 	}
 	while (fgets(line, sizeof(line), f)) {
-		char *p = strchr(line, '#'), *w, *more;
+		char *p, *w, *more;
 
 		lineno++;
-		if (p)
-			*p = '\0';
-		w = strtok(line, " \t\r\n");
+		/* As quilt reads it: '#' starts a comment at the start of a
+		 * line or after white space; anywhere else it is part of a
+		 * name (quilt pushes a patch named "#" for an indented one). */
+		if (strchr(line, '\r')) {
+			snprintf(series_err, sizeof(series_err),
+				 "%s:%d: a carriage return: quilt reads it as part of the name; save the file with plain newlines",
+				 shown, lineno);
+			goto bad;
+		}
+		if (line[0] == '#')
+			continue;
+		w = line + strspn(line, " \t");
+		if (*w == '#') {
+			snprintf(series_err, sizeof(series_err),
+				 "%s:%d: an indented '#': quilt reads it as a patch named '#'; start a comment in the first column",
+				 shown, lineno);
+			goto bad;
+		}
+		for (p = strchr(w, '#'); p; p = strchr(p + 1, '#'))
+			if (p[-1] == ' ' || p[-1] == '\t') {
+				*p = '\0';
+				break;
+			}
+		w = strtok(line, " \t\n");
 		if (!w)
 			continue;
+		if (strchr(w, '#')) {
+			snprintf(series_err, sizeof(series_err),
+				 "%s:%d: '%s': quilt reads a '#' in a name as part of it; put white space before a comment",
+				 shown, lineno, w);
+			goto bad;
+		}
 		if (n == max) {
 			snprintf(series_err, sizeof(series_err), "%s lists more than %d patches", shown, max);
 			goto bad;
 		}
-		more = strtok(NULL, " \t\r\n");
+		more = strtok(NULL, " \t\n");
 		if (more && !strcmp(more, "|")) {
 			snprintf(series_err, sizeof(series_err),
 				 "%s:%d: one patch a line, as quilt reads it: put the other forms of an entry in %s/forms/FOR/ under the entry's name",
@@ -575,6 +602,11 @@ static int parse_series(const char *path, const char *shown, const char *dir,
 		if (strpbrk(w, "$'\"\\|`") || w[0] == '-') {
 			snprintf(series_err, sizeof(series_err),
 				 "%s: '%s' has a character the kit does not allow", shown, w);
+			goto bad;
+		}
+		if (!strncmp(w, "./", 2)) {
+			snprintf(series_err, sizeof(series_err),
+				 "%s:%d: '%s': name the patch without './', as the kit and quilt name it", shown, lineno, w);
 			goto bad;
 		}
 		if (!in_stack(w) || !strncmp(w, "forms/", 6)) {
@@ -686,6 +718,7 @@ static void check_forms(struct series *s)
 {
 	char path[8192];
 	struct dirent *d, *e;
+	long lo[3], hi[3];
 	DIR *fd, *ed;
 	int i, j, used;
 
@@ -697,6 +730,14 @@ static void check_forms(struct series *s)
 		if (d->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof(path), "%s/%s/forms/%s", root, s->stack, d->d_name);
+		if (form_for(d->d_name, lo, hi) == 1) {
+			char xy[64];
+
+			snprintf(xy, sizeof(xy), "%ld.%ld", lo[0], lo[1]);
+			if (strcmp(xy, s->name))
+				die_at(s->stack_node, "stack: %s/forms/%s: releases of %s, not of %s; a stack's forms are for its own series",
+				       s->stack, d->d_name, xy, s->name);
+		}
 		ed = opendir(path);
 		if (!ed)
 			die_at(s->stack_node, "stack: open %s/forms/%s: %s", s->stack, d->d_name, strerror(errno));

@@ -499,6 +499,13 @@ test_expect_success 'a conflict names the line of the user.s file, in the functi
 	test_grep "^    nearest: c.patch (the series. own), 1 of 1 hunk(s) not in this tree; none of the 3 forms fits: this tree needs a form of its own" out &&
 	! grep -q "if (!q)" out && test "$(treesum)" = "$before"
 '
+test_expect_success 'a hunk that runs past the function its @@ line names is said where it differs, in what follows' '
+	rm -rf t s && mkdir -p t/fs/ext4 s/9.9 && printf "VERSION = 9\nPATCHLEVEL = 9\nSUBLEVEL = 3\nEXTRAVERSION =\n" >t/Makefile &&
+	printf "/* top */\nstatic int f1(void)\n{\n\tint a;\n\ta = 1;\n\treturn a;\n}\n\nstatic int f2(long a)\n{\n\treturn a;\n}\n" >t/fs/ext4/super.c &&
+	printf -- "--- a/fs/ext4/super.c\n+++ b/fs/ext4/super.c\n@@ -5,6 +5,7 @@ static int f1(void)\n \ta = 1;\n \treturn a;\n }\n \n+/* new */\n static int f2(int a)\n {\n \treturn a;\n" >s/9.9/n.patch &&
+	echo n.patch >s/9.9/series && test_must_fail 4 apply --stack s/9.9 t >out &&
+	test_grep "^    fs/ext4/super.c hunk #1 (static int f1(void)): line 9 reads .static int f2(long a)., the patch expects .static int f2(int a).$" out
+'
 test_expect_success 'the shipped stacks are found by the tree version' '
 	fixture && sed -i "s/^VERSION = 9/VERSION = 6/; s/^PATCHLEVEL = 9/PATCHLEVEL = 1/" t/Makefile &&
 	test_must_fail 4 apply --dry-run t >out && test_grep "stack versions/6.1/series (verified on 6.1.192)" out &&

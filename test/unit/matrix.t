@@ -196,6 +196,27 @@ test_expect_success 'series: alternatives, options, a patch listed twice, a miss
 	echo "gone.patch" >versions/6.1/series && test_must_fail 2 $BIN/matrix series versions/6.1/series 2>err &&
 	test_grep "lists .gone.patch., which is not in versions/6.1" err
 '
+test_expect_success 'series: what plain quilt reads otherwise is refused: an indented #, a # in a name, a carriage return, ./' '
+	good && printf "b.patch  # quilt takes a comment after white space\n# and in the first column\n" >versions/6.1/series &&
+	$BIN/matrix series versions/6.1/series >out && echo b.patch >want && test_cmp want out &&
+	(cd versions/6.1 && QUILT_PATCHES=. quilt --quiltrc=- series) >quilt && test_cmp want quilt &&
+	printf "  # indented\nb.patch\n" >versions/6.1/series && test_must_fail 2 $BIN/matrix series versions/6.1/series 2>err &&
+	test_grep "series:1: an indented .#.: quilt reads it as a patch named .#." err &&
+	(cd versions/6.1 && QUILT_PATCHES=. quilt --quiltrc=- series) | grep -qx "#" &&
+	printf "b.patch#x\n" >versions/6.1/series && test_must_fail 2 $BIN/matrix series versions/6.1/series 2>err &&
+	test_grep "series:1: .b.patch#x.: quilt reads a .#. in a name as part of it" err &&
+	printf "b.patch\r\n" >versions/6.1/series && test_must_fail 2 $BIN/matrix series versions/6.1/series 2>err &&
+	test_grep "series:1: a carriage return" err &&
+	printf "./b.patch\n" >versions/6.1/series && test_must_fail 2 $BIN/matrix series versions/6.1/series 2>err &&
+	test_grep "series:1: ..\/b.patch.: name the patch without ..\/." err
+'
+test_expect_success 'forms: a range of another series, or with leading zeros, is refused' '
+	good && mkdir -p versions/6.1/forms/6.2.0-6.2.9 && echo F >versions/6.1/forms/6.2.0-6.2.9/b.patch &&
+	test_must_fail 2 $BIN/matrix check m.yaml 2>err &&
+	test_grep "stack: versions/6.1/forms/6.2.0-6.2.9: releases of 6.2, not of 6.1" err &&
+	rm -rf versions/6.1/forms && mkdir -p versions/6.1/forms/6.01.0-6.1.9 && echo F >versions/6.1/forms/6.01.0-6.1.9/b.patch &&
+	test_must_fail 2 $BIN/matrix check m.yaml 2>err && test_grep "forms/6.01.0-6.1.9: not a folder of forms" err
+'
 test_expect_success 'forms: a folder that names no trees, a form of no entry, a form listed in a series are refused' '
 	good && mkdir -p versions/6.1/forms/Old && echo F >versions/6.1/forms/Old/b.patch &&
 	test_must_fail 2 $BIN/matrix series versions/6.1/series 2>err &&
