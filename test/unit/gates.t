@@ -251,6 +251,13 @@ test_expect_success 'checkpatch: a clean patch (checkpatch --terse prints nothin
 	gate-checkpatch 1.0 ct st3 up cp5 vanilla patched >cpout5 2>&1 &&
 	test_grep "1 patches, 0 errors (0 new), 0 warnings" cpout5 && test ! -s cp5/clean.patch.txt
 '
+test_expect_success 'checkpatch: every form of an entry is checked, under its folder' '
+	mkdir -p st3/forms/1.0.0-1.0.5 && { printf "From: Someone <s@example.org>\nSubject: [PATCH] fix\n\nWhy.\n\n"; body "ok "; } >st3/forms/1.0.0-1.0.5/clean.patch &&
+	test_must_fail 3 gate-checkpatch 1.0 ct st3 up cp6 vanilla patched >cpout6 2>&1 &&
+	test "$(awk -F"\t" "\$1 != \"key\"" cp6/checkpatch.tsv | cut -f1)" = "$(printf "clean.patch\nforms/1.0.0-1.0.5/clean.patch")" &&
+	test_grep "^ERROR:TRAILING_WHITESPACE" cp6/forms/1.0.0-1.0.5/clean.patch.txt &&
+	test_grep "^1.0: forms/1.0.0-1.0.5/clean.patch: ERROR:TRAILING_WHITESPACE" cpout6
+'
 test_expect_success 'checkpatch: a checkpatch.pl that does not run stops the gate, never a clean pass' '
 	mkdir -p dead/scripts && echo "die \"Must be run from the top-level dir. of a kernel tree\n\";" >dead/scripts/checkpatch.pl &&
 	test_must_fail 1 gate-checkpatch 1.0 dead st2 up cp4 vanilla patched 2>err &&
