@@ -67,8 +67,9 @@ test_expect_success 'a tree that takes no form is pushed from the series file it
 	(cd t && QUILT_PATCHES=../s quilt --quiltrc=- applied) >applied && echo good.patch >want && test_cmp want applied &&
 	tree && printf "good.patch\n" >s/series && printf "0\n1\n" >t/fs/ext4/super.c && printf "a\nb\nc\n" >>t/fs/ext4/super.c &&
 	{ kernel 9.9 patched t obj out s >log 2>&1 || :; } &&
-	test_grep "^plain: quilt push -a --fuzz=0 of versions/9.9/series: 1 patch(es), at an offset: good.patch #1 (2 lines)$" out/quilt.check &&
-	test_grep "at an offset: good.patch #1 (2 lines)" log
+	test_grep "^plain: quilt push -a --fuzz=0 of versions/9.9/series: 1 patch(es), at an offset: good.patch fs/ext4/super.c hunk #1 (2 line(s))$" out/quilt.check &&
+	test_grep "at an offset: good.patch fs/ext4/super.c hunk #1 (2 line(s))" log &&
+	{ kernel 9.9 vanilla t obj out s >/dev/null 2>&1 || :; } && test ! -e out/quilt.check && test ! -e out/series.pushed
 '
 test_expect_success 'a series entry outside the stack folder is refused, named; the tree as unpacked' '
 	rm -rf t s && tree && cp s/good.patch evil.patch && printf "../evil.patch\n" >s/series &&
