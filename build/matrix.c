@@ -52,7 +52,10 @@ static void usage(void)
 		"  hash FILE SERIES VARIANT       the stack's identity for that variant\n"
 		"  expect FILE SERIES CASE VARIANT  the expected verdict file of a cell\n"
 		"  expects FILE SERIES VARIANT CASE...  the same for many cases of one\n"
-		"                                 variant: CASE<TAB>FILE a line\n"
+		"                                 variant: CASE<TAB>FILE a line (of a twin,\n"
+		"                                 CASE~twin: CASE/twin.VARIANT, there or not)\n"
+		"  twins FILE CASE...             those of the CASEs that have a twin (their\n"
+		"                                 recipe sets shared_blocks), one a line\n"
 		"  set-version FILE SERIES VERSION  move a debian pin, in place\n"
 		"  plan FILE --mk|--tsv [NAME=VALUE...]  what one run is (build/plan.c):\n"
 		"                                 as make rules, or as the plan the report reads\n"
@@ -1172,6 +1175,31 @@ yaml_node_t *lookup(struct series *s, const char *key)
 	return n;
 }
 
+/* has_twin(RECIPE): whether the case asks for shared blocks ("feature
+ * shared_blocks on", the one recipe line the image tool leaves out of a
+ * twin: test/image/mkimage.c --twin).  Such a case has an unflagged twin,
+ * CASE~twin, booted on every variant and held to vanilla's record. */
+int has_twin(const char *recipe)
+{
+	FILE *f = fopen(recipe, "r");
+	char line[512];
+	int yes = 0;
+
+	if (!f) {
+		fprintf(stderr, "%s: %s: %s\n", prog, recipe, strerror(errno));
+		exit(EXIT_BAD);
+	}
+	while (!yes && fgets(line, sizeof(line), f)) {
+		char w[3][64];
+
+		line[strcspn(line, "#")] = '\0';
+		yes = sscanf(line, "%63s %63s %63s", w[0], w[1], w[2]) == 3 && !strcmp(w[0], "feature") &&
+		      !strcmp(w[1], "shared_blocks") && !strcmp(w[2], "on");
+	}
+	fclose(f);
+	return yes;
+}
+
 /* expect: a matrix.yaml override, then expect.VARIANT, then (for a flavour
  * of the stack) expect.patched, then expect: a flavour keeps every verdict
  * it does not say otherwise. */
@@ -1179,10 +1207,23 @@ static int expect_of(struct series *s, const char *c, const char *var)
 {
 	char path[4096];
 	yaml_node_t *ex = get(s->node, "expect"), *per, *f;
+	size_t tl;
 
 	if (!variant_of(s, var)) {
 		fprintf(stderr, "%s: %s: '%s' is not a variant of %s\n", prog, file, var, s->name);
 		return EXIT_BAD;
+	}
+	/* A twin (CASE~twin) is held to vanilla's record of it; twin.VARIANT,
+	 * when there is one, says what the variant reports instead and why. */
+	tl = strlen(c) > 5 ? strlen(c) - 5 : 0;
+	if (tl && !strcmp(c + tl, "~twin")) {
+		snprintf(path, sizeof(path), "%s/%.*s/recipe", cases_dir, (int)tl, c);
+		if (!is_file(path) || !has_twin(path)) {
+			fprintf(stderr, "%s: %s: no such case, or it sets no shared_blocks and has no twin\n", prog, c);
+			return EXIT_BAD;
+		}
+		printf("%s/%.*s/twin.%s\n", cases_dir, (int)tl, c, var);
+		return 0;
 	}
 	if (ex && (per = get(ex, c)) && (f = get(per, var))) {
 		printf("%s/%s/%s\n", cases_dir, c, (char *)f->data.scalar.value);
@@ -1322,7 +1363,7 @@ int main(int argc, char **argv)
 		{ "walked", 1, MODE_QUERY },
 		{ "series", 0, MODE_QUERY },
 		/* (a negative count: at least that many) */
-		{ "expects", -3, MODE_QUERY }, { "plan", -1, MODE_QUERY },
+		{ "expects", -3, MODE_QUERY }, { "plan", -1, MODE_QUERY }, { "twins", -1, MODE_QUERY },
 	};
 	yaml_parser_t parser;
 	yaml_node_t *top, *list;
@@ -1471,6 +1512,19 @@ int main(int argc, char **argv)
 		}
 	} else if (!strcmp(cmd, "expect")) {
 		rc = expect_of(find_series(args[0]), args[1], args[2]);
+	} else if (!strcmp(cmd, "twins")) {
+		for (i = 0; args[i]; i++) {
+			char r[4096];
+
+			snprintf(r, sizeof(r), "%s/%s/recipe", cases_dir, args[i]);
+			if (!is_file(r)) {
+				fprintf(stderr, "%s: %s: no such case (%s)\n", prog, args[i], r);
+				rc = EXIT_BAD;
+				break;
+			}
+			if (has_twin(r))
+				printf("%s\n", args[i]);
+		}
 	} else if (!strcmp(cmd, "expects")) {
 		struct series *s = find_series(args[0]);
 

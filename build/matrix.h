@@ -56,6 +56,9 @@ const char *arch_name(int i);
 const char *arch_field(const char *name, const char *key);
 extern const char *const arch_keys[];
 
+/* Whether a case's recipe sets shared_blocks, so that it has a twin. */
+int has_twin(const char *recipe);
+
 /* plan FILE --mk|--tsv [NAME=VALUE...]: build/plan.c. */
 int plan_main(char **args);
 

@@ -1037,11 +1037,14 @@ static char *fst_root(void)
 
 /* ---- the plan as the report reads it ---- */
 
+/* The image cases (test/cases/CASE with a recipe), sorted, each followed
+ * by its twin (CASE~twin) when it has one: the items every boot runs. */
 static struct words cases(void)
 {
-	struct words c = { 0 };
+	struct words c = { 0 }, items = { 0 };
 	struct dirent *e;
 	DIR *d = opendir(cases_dir);
+	int i;
 
 	if (!d) {
 		fprintf(stderr, "%s: plan: %s: %s\n", prog, cases_dir, strerror(errno));
@@ -1050,13 +1053,29 @@ static struct words cases(void)
 	while ((e = readdir(d))) {
 		char *r = fmt("%s/%s/recipe", cases_dir, e->d_name);
 
-		if (e->d_name[0] != '.' && exists(r))
+		if (e->d_name[0] != '.' && exists(r)) {
+			if (strchr(e->d_name, '~'))
+				refuse("%s/%s: a case's name has no '~' (CASE~twin names its twin); rename it",
+				       cases_dir, e->d_name);
 			add(&c, e->d_name);
+		}
 		free(r);
 	}
 	closedir(d);
 	qsort(c.w, c.n, sizeof(*c.w), bytecmp);
-	return c;
+	for (i = 0; i < c.n; i++) {
+		char *r = fmt("%s/%s/recipe", cases_dir, c.w[i]);
+
+		add(&items, c.w[i]);
+		if (has_twin(r)) {
+			char *t = fmt("%s~twin", c.w[i]);
+
+			add(&items, t);
+			free(t);
+		}
+		free(r);
+	}
+	return items;
 }
 
 static int corpus_on(void)
@@ -1347,6 +1366,15 @@ static void mk_variant(struct planned *p, const char *v, int corpus)
 	member("VERDICTS", cells);
 	member("CELLS", cells);
 	prereq(cells, "%s", boot);
+	/* Every variant but vanilla is held to vanilla's boot of the same
+	 * arch on the unflagged images (test/judge/judge: never weaker). */
+	if (strncmp(v, "vanilla", 7) || (v[7] && v[7] != '@')) {
+		char *van = of_arch("vanilla", a);
+
+		prereq(cells, "%s/%s/%s/boot.tsv", r, s, van);
+		tvar(cells, "vanilla", "%s/%s/%s", r, s, van);
+		free(van);
+	}
 	what = fmt("%s/judge", v);
 	tvar(cells, "failed", "%s", marker(p, what));
 	free(what);

@@ -16,6 +16,15 @@ $(KIT_BUILD)/images/%.img: test/cases/%/recipe $(BIN)/mkimage build/key
 	@$(call guarded,$(RESULTS)/images/$*.failed,image $*,$(BIN)/mkimage $< $@)
 	@mv -f $@.key.tmp $@.key
 
+# A case's unflagged twin (CASE~twin, the plan's CASES name it when the
+# recipe sets shared_blocks): the same recipe, that line left out.  (The
+# shorter stem wins, so this rule, not the one above, makes it.)
+$(KIT_BUILD)/images/%~twin.img: test/cases/%/recipe $(BIN)/mkimage build/key
+	@mkdir -p $(@D)
+	@build/key made $*~twin >$@.key.tmp
+	@$(call guarded,$(RESULTS)/images/$*~twin.failed,image $*~twin,$(BIN)/mkimage --twin $< $@)
+	@mv -f $@.key.tmp $@.key
+
 # What the boots and the judge are made of (build/key files SET): the
 # files of each set are their prerequisites, and the same files are hashed
 # into the keys their records carry, which the report checks.
@@ -46,4 +55,4 @@ $(BOOTS): $(IMAGES) $(KEY_guest) build/key $(wildcard test/cases/*/mount)
 
 # An edited, added or removed expect file is judged again, without a boot.
 $(VERDICTS): $(KEY_judge) $(BIN)/matrix build/key matrix.yaml $(KIT_BUILD)/expect.list $(wildcard test/cases/*/expect*) | $(call deps,report)
-	@$(call guarded,$(p_failed),judge,test/judge/judge $(p_series) $(p_variant) $(@D))
+	@$(call guarded,$(p_failed),judge,test/judge/judge $(p_series) $(p_variant) $(@D) $(p_vanilla))

@@ -13,7 +13,7 @@ FUZZ_SECONDS ?= 3600
 # mutations (test/cases/NAME/nofuzz says why): a mutated image that mounts
 # and then errs panics at its own request, not the kernel's fault.
 NOFUZZ := $(notdir $(patsubst %/,%,$(dir $(wildcard test/cases/*/nofuzz))))
-FUZZ_CASES ?= $(filter-out $(NOFUZZ),$(CASES))
+FUZZ_CASES ?= $(filter-out $(NOFUZZ) %~twin,$(CASES))
 fuzz_kernels = $(foreach k,$(FUZZ_KERNELS),$(word 3,$(subst :, ,$(k))))
 ifneq ($(and $(filter fuzz,$(MAKECMDGOALS)),$(FUZZ_ERROR)),)
 $(error $(FUZZ_ERROR))

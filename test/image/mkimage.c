@@ -93,6 +93,13 @@
  *                                  test/fuzz/fuzz.c logs it; test/image/mutate.c), and
  *                                  IMAGE.zone (what no file may read): a
  *                                  fuzz finding kept as a case
+ * With --twin it makes the case's unflagged twin: the same recipe with its
+ * "feature shared_blocks on" lines left out (a shared_blocks flag a
+ * journal-pending line logs stays: that is an attack on any image).  The
+ * kit boots the twin on every variant and holds it to vanilla's record
+ * (test/judge/judge): a flavour is never weaker than vanilla on an image
+ * that does not ask for shared blocks.
+ *
  * WHERE: superblock | gdt | past-end | backup-superblock G | backup-gdt G |
  *        inode-table G | journal | resize-dind (the resize inode's
  *        double-indirect block) | meta-gdt G (with meta_bg, the descriptor
@@ -195,11 +202,13 @@ static void die_fs(errcode_t err, const char *what)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: %s RECIPE IMAGE\n", prog);
+	fprintf(stderr, "usage: %s [--twin] RECIPE IMAGE\n", prog);
 	exit(EXIT_BAD);
 }
 
 /* ---- the recipe ---- */
+
+static int twin;	/* --twin: "feature shared_blocks on" lines left out */
 
 enum where { W_SB, W_GDT, W_PAST_END, W_BACKUP_SB, W_BACKUP_GDT, W_ITABLE, W_JOURNAL, W_RESIZE, W_META_GDT,
 	     W_MMP, W_QUOTA, W_ORPHAN };
@@ -377,7 +386,7 @@ static void read_recipe(const char *file, struct recipe *r)
 			if (n != 3 || strcmp(tok[1], "shared_blocks"))
 				bad_line(file, line, "usage: feature shared_blocks on|off");
 			if (!strcmp(tok[2], "on"))
-				r->shared_blocks = 1;
+				r->shared_blocks = twin ? -1 : 1;
 			else if (!strcmp(tok[2], "off"))
 				r->shared_blocks = 0;
 			else
@@ -1402,6 +1411,11 @@ int main(int argc, char **argv)
 	int flags = EXT2_FLAG_RW | EXT2_FLAG_64BITS | EXT2_FLAG_SKIP_MMP;
 	const char *img;
 
+	if (argc == 4 && !strcmp(argv[1], "--twin")) {
+		twin = 1;
+		argc--;
+		argv++;
+	}
 	if (argc != 3)
 		usage();
 	img = argv[2];

@@ -94,7 +94,7 @@ test_expect_success 'an edited expectation is judged again from the same boot' '
 test_expect_success 'a flavour takes expect.patched unless it has its own' '
 	setup && printf "mount: EUCLEAN\n" >cases/b/expect.patched && guest wrong hardened r &&
 	test "$(st r b)" = PASS && test "$(st r b expect)" = b/expect.patched &&
-	printf "mount: ok\n" >cases/b/expect.hardened && judge 9.9 hardened r &&
+	printf "mount: ok\n" >cases/b/expect.hardened && judge 9.9 hardened r vanilla &&
 	test "$(st r b)" = FAIL && test "$(st r b expect)" = b/expect.hardened
 '
 test_expect_success 'after a block_validity remount only the reads that follow count as leaks' '
@@ -203,10 +203,48 @@ test_expect_success CC 'the results go to the KTAP device alone; without it the 
 	test "$(st r2 a):$(st r2 b):$(st r2 c)" = ERROR:ERROR:ERROR &&
 	test_grep "^guest-init: no KTAP device dev/ttyS1: ENOENT" dev/console && ! grep -q "KTAP version" dev/console
 '
+# twin: case a sets shared_blocks, so it has a twin, a~twin, booted too.
+twin() {
+	setup && echo "feature shared_blocks on" >cases/a/recipe && : >images/a~twin.img && : >images/a~twin.img.manifest &&
+	key made a~twin >images/a~twin.img.key && rm -f cases/a/twin.* && export KIT_CASES="a a~twin b c"
+}
+test_expect_success 'an unflagged twin a variant mounts where vanilla refuses it is a FAIL: never weaker than vanilla' '
+	twin && FAKE=wrongtwin run-guest 9.9 vanilla kernel vanilla && judge 9.9 vanilla vanilla && guest ok patched r &&
+	test "$(st vanilla a~twin)" = PASS && test "$(st vanilla a~twin expected)" = "(the baseline)" &&
+	test "$(st r a~twin)" = FAIL &&
+	test "$(st r a~twin reason)" = "weaker than vanilla on an unflagged image: mount: ok, where vanilla'"'"'s is EUCLEAN" &&
+	test_grep "^+mount: ok" r/cases/a~twin.failed && test "$(st r a)" = PASS
+'
+test_expect_success 'a twin unlike vanilla is a FAIL unless twin.VARIANT says what and why; one that explains nothing is a FAIL' '
+	twin && guest wrongtwin patched r && test "$(st r a~twin)" = FAIL &&
+	test "$(st r a~twin reason)" = "mount: EUCLEAN, expected ok on vanilla (an unflagged twin)" &&
+	printf "# stricter: refused\nmount: EUCLEAN\n" >cases/a/twin.patched && judge 9.9 patched r vanilla &&
+	test "$(st r a~twin)" = PASS && test "$(st r a~twin expect)" = a/twin.patched &&
+	printf "mount: EUCLEAN\n" >cases/a/twin.patched && test_must_fail 2 judge 9.9 patched r vanilla 2>err &&
+	test_grep "no .# . line says why a~twin differs" err &&
+	printf "# no longer\nmount: EUCLEAN\n" >cases/a/twin.patched && guest ok patched r &&
+	test "$(st r a~twin)" = FAIL && test_grep "explains a difference: remove it" r/cells.json
+'
+test_expect_success 'a weaker twin stays a FAIL whatever twin.VARIANT explains' '
+	twin && FAKE=wrongtwin run-guest 9.9 vanilla kernel vanilla &&
+	printf "# says ok\nmount: ok\n" >cases/a/twin.patched && guest ok patched r &&
+	test "$(st r a~twin)" = FAIL && test_grep "weaker than vanilla" r/cells.json
+'
+test_expect_success 'a case that sets no shared_blocks is its own twin: its expect file cannot make a variant weaker' '
+	twin && printf "mount: ok\nfiles: 1 bad (first: b: content differs)\n" >cases/b/expect.patched &&
+	guest leak patched r && test "$(st r b)" = FAIL &&
+	test "$(st r b reason)" = "weaker than vanilla on an unflagged image: files: 1 bad (first: b: content differs), where vanilla'"'"'s reads no metadata (no such line)"
+'
+test_expect_success 'a variant held to no vanilla boot of its image is ERROR, never a pass' '
+	twin && FAKE=ok KIT_CASES="a b c" run-guest 9.9 vanilla kernel vanilla && guest ok patched r &&
+	test "$(st r a~twin)" = ERROR && test_grep "no vanilla record of a~twin" r/cells.json &&
+	test_must_fail 2 judge 9.9 patched r 2>err && test_grep "say where vanilla" err
+'
+unset KIT_CASES
 # Last: the extra cases stay in the trash directory.
 test_expect_success 'more cases than 26 disks take a second boot, none lost or blamed' '
 	rm -rf cases images && setup && for c in d e f g h i j k l m n o p q r s t u v w x y z zz1 zz2 zz3; do
-		mkdir -p cases/$c && echo "ro" >cases/$c/mount && printf "mount: ok\nkmsg~ hello $c\n" >cases/$c/expect &&
+		mkdir -p cases/$c && echo "ro" >cases/$c/mount && : >cases/$c/recipe && printf "mount: ok\nkmsg~ hello $c\n" >cases/$c/expect &&
 		: >images/$c.img && : >images/$c.img.manifest || return 1
 	done &&
 	guest ok vanilla r && test -f r/boot2.log && test ! -f r/boot3.log &&
