@@ -28,6 +28,16 @@
  *                                  feature too (mke2fs -O): a multi-mount
  *                                  protection block, user and group quota
  *                                  files (inodes 3 and 4), an orphan file
+ *   block-size 4096                4k blocks instead of 1k (16384 of them,
+ *                                  groups of 2048 as ever, a 4 MiB journal,
+ *                                  the least mke2fs takes): s_first_data_block
+ *                                  is 0 and group 0's zone starts there
+ *   mmp-block N                    with mke2fs-feature mmp: s_mmp_block set
+ *                                  to N (decimal, or 0x hex) after the rest
+ *                                  is laid out, as a raw write of the
+ *                                  superblock would leave it (a read-only
+ *                                  mount never checks it; 0xffffffffffffffff
+ *                                  is the last block number there is)
  *   resize-extra-slot              the resize inode (7) shaped unlike what
  *                                  mke2fs makes: its first direct slot
  *                                  names its double-indirect block too
@@ -230,6 +240,9 @@ struct recipe {
 	struct move share_where;
 	char point_file[64];
 	char mount_opts[64];	/* s_mount_opts; empty: leave it */
+	int block_size4k;	/* block-size 4096: 4k blocks, first data block 0 */
+	int mmp_block_set;	/* mmp-block N: s_mmp_block = mmp_block */
+	unsigned long long mmp_block;
 	int errors;		/* s_errors; 0: leave it */
 	struct move point_where;
 	int point;
@@ -354,6 +367,20 @@ static void read_recipe(const char *file, struct recipe *r)
 				r->share_at = 1;
 				parse_where(file, line, &r->share_where, tok + 2, n - 2);
 			}
+		} else if (!strcmp(tok[0], "block-size")) {
+			if (n != 2 || strcmp(tok[1], "4096"))
+				bad_line(file, line, "usage: block-size 4096");
+			r->block_size4k = 1;
+		} else if (!strcmp(tok[0], "mmp-block")) {
+			char *end;
+
+			errno = 0;
+			if (n != 2 || tok[1][0] == '-')
+				bad_line(file, line, "usage: mmp-block N (a block number, decimal or 0x hex)");
+			r->mmp_block = strtoull(tok[1], &end, 0);
+			if (errno || *end || end == tok[1])
+				bad_line(file, line, "mmp-block: '%s' is not a block number", tok[1]);
+			r->mmp_block_set = 1;
 		} else if (!strcmp(tok[0], "mount-opts")) {
 			if (n != 2 || strlen(tok[1]) >= sizeof(r->mount_opts))
 				bad_line(file, line, "usage: mount-opts OPTIONS (one word, at most %zu characters)",
@@ -603,7 +630,8 @@ static void make_tree(const char *root, FILE *man)
 
 #define FEATURES "64bit,flex_bg,metadata_csum,extent,huge_file,dir_nlink,extra_isize,has_journal,^metadata_csum_seed"
 
-static void run_mke2fs(const char *img, const char *tree, int bigalloc, int meta_bg, const char *more)
+static void run_mke2fs(const char *img, const char *tree, int bigalloc, int meta_bg, const char *bsize,
+		       const char *more)
 {
 	char t[32], opt[256];
 	pid_t pid;
@@ -641,7 +669,7 @@ static void run_mke2fs(const char *img, const char *tree, int bigalloc, int meta
 			size_opt = "-C", size = "16384", features = FEATURES ",bigalloc,^resize_inode";
 		snprintf(opt, sizeof(opt), "%s%s", features, more);
 		execlp("mke2fs", "mke2fs", "-q", "-F", "-t", "ext4",
-		       "-b", "1024", size_opt, size, "-N", "512", "-I", "256", "-J", "size=1",
+		       "-b", bsize, size_opt, size, "-N", "512", "-I", "256", "-J", strcmp(bsize, "1024") ? "size=4" : "size=1",
 		       "-O", opt,
 		       "-U", UUID, "-L", "kit-image",
 		       "-E", "hash_seed=" HASH_SEED ",root_owner=0:0,lazy_itable_init=0,lazy_journal_init=0,nodiscard",
@@ -1303,8 +1331,10 @@ static void resize_extra_slot(ext2_filsys fs)
 
 /* mke2fs writes into the MMP block the time, this machine's name and the
  * image's temporary name: pin them (FAKE_TIME, nothing, nothing) so the
- * same recipe makes the same bytes, the sequence left clean. */
-static void pin_mmp(const char *img)
+ * same recipe makes the same bytes, the sequence left clean.  Then, for
+ * mmp-block N, the superblock names block N instead (last: the block it
+ * names need not exist). */
+static void pin_mmp(const char *img, const struct recipe *r)
 {
 	struct mmp_struct *mmp;
 	ext2_filsys fs;
@@ -1337,7 +1367,15 @@ static void pin_mmp(const char *img)
 	if (err)
 		die_fs(err, "write the MMP block");
 	free(mmp);
-	ext2fs_free(fs);
+	if (!r->mmp_block_set) {
+		ext2fs_free(fs);
+		return;
+	}
+	fs->super->s_mmp_block = r->mmp_block;
+	ext2fs_mark_super_dirty(fs);
+	err = ext2fs_close_free(&fs);
+	if (err)
+		die_fs(err, "write the superblock with its MMP block moved");
 }
 
 static void journal_state(const char *img, const struct recipe *r)
@@ -1435,7 +1473,7 @@ int main(int argc, char **argv)
 	make_tree(tmptree, man);
 	if (r.bigalloc && r.meta_bg)
 		die("%s: bigalloc and meta_bg: one layout at a time", argv[1]);
-	run_mke2fs(tmpimg, tmptree, r.bigalloc, r.meta_bg, r.mke2fs_features);
+	run_mke2fs(tmpimg, tmptree, r.bigalloc, r.meta_bg, r.block_size4k ? "4096" : "1024", r.mke2fs_features);
 
 	snprintf(t, sizeof(t), "%ld", FAKE_TIME);
 	setenv("E2FSPROGS_FAKE_TIME", t, 1);
@@ -1474,6 +1512,8 @@ int main(int argc, char **argv)
 	}
 	if (r.errors)
 		fs->super->s_errors = r.errors;
+	if (r.mmp_block_set && !ext2fs_has_feature_mmp(fs->super))
+		die("%s: mmp-block without mke2fs-feature mmp", argv[1]);
 	if (r.resize_extra_slot)
 		resize_extra_slot(fs);
 	if (r.shared_blocks == 1)
@@ -1499,7 +1539,7 @@ int main(int argc, char **argv)
 		journal_pending(tmpimg, &r);
 	if (r.journal_stale || r.journal_errno)
 		journal_state(tmpimg, &r);
-	pin_mmp(tmpimg);
+	pin_mmp(tmpimg, &r);
 	write_meta(tmpimg, tmpmeta, &r);
 	if (r.mutate) {
 		char what[1024];

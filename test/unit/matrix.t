@@ -265,6 +265,15 @@ test_expect_success 'expect: the override, then expect.VARIANT, expect.patched f
 	test "$($BIN/matrix -c elsewhere expect m.yaml 6.1 plain patched 2>&1)" != ./test/cases/plain/expect.patched &&
 	rm test/cases/plain/expect.patched
 '
+test_expect_success 'twins: the cases whose recipe sets shared_blocks; a twin is judged by CASE/twin.VARIANT, there or not' '
+	good && mkdir -p test/cases/flagged && printf "# feature shared_blocks on\nfeature  shared_blocks on # set\n" >test/cases/flagged/recipe &&
+	printf "feature shared_blocks off\n" >test/cases/plain/recipe &&
+	$BIN/matrix twins m.yaml flagged plain >out && echo flagged >want && test_cmp want out &&
+	test_must_fail 2 $BIN/matrix twins m.yaml nosuch 2>err && test_grep "nosuch: no such case" err &&
+	test "$($BIN/matrix expect m.yaml 6.1 flagged~twin patched)" = ./test/cases/flagged/twin.patched &&
+	test_must_fail 2 $BIN/matrix expect m.yaml 6.1 plain~twin patched 2>err && test_grep "has no twin" err &&
+	rm -r test/cases/flagged test/cases/plain/recipe
+'
 test_expect_success 'an override for a variant the stack does not have is refused' '
 	good && printf "    expect: {plain: {hardened: expect.alt}}\n" >>m.yaml &&
 	test_must_fail 2 $BIN/matrix check m.yaml 2>err &&

@@ -104,6 +104,23 @@ test_expect_success 'shared-bitmap-on-gdt: the one bitmap block is group 1 backu
 	test "$(field 7 "Inode bitmap" shared-bitmap-on-gdt.dump)" = 2050 &&
 	test "$(dd if=shared-bitmap-on-gdt.img bs=1024 skip=2050 count=1 2>/dev/null | od -An -v -tx1 | tr -d " \nf")" = ""
 '
+test_expect_success '--twin: the same image without the shared_blocks flag, nothing else changed' '
+	img shared-bitmaps && $BIN/mkimage --twin "$CASES/shared-bitmaps/recipe" twin.img &&
+	{ dumpe2fs twin.img >twin.dump 2>/dev/null || :; } && ! grep -q "^Filesystem features:.* shared_blocks" twin.dump &&
+	test "$(field 3 "Block bitmap" twin.dump)" = "$(field 3 "Block bitmap" shared-bitmaps.dump)" &&
+	test_cmp shared-bitmaps.img.manifest twin.img.manifest &&
+	test_must_fail 2 $BIN/mkimage --twins "$CASES/shared-bitmaps/recipe" x.img 2>err && test_grep "usage" err
+'
+test_expect_success 'block-size 4096 and mmp-block: 4k blocks from block 0, an MMP block no filesystem has' '
+	img leak-mmp-past-end && test_grep "^Block size: *4096" leak-mmp-past-end.dump &&
+	test_grep "^First block: *0" leak-mmp-past-end.dump &&
+	dumpe2fs -h leak-mmp-past-end.img 2>/dev/null | grep -q "^MMP block number: *18446744073709551615" &&
+	printf "mmp-block 5\n" >r1 && test_must_fail 1 $BIN/mkimage r1 r1.img 2>err &&
+	test_grep "mmp-block without mke2fs-feature mmp" err && test ! -e r1.img &&
+	printf "mke2fs-feature mmp\nmmp-block -1\n" >r2 && test_must_fail 2 $BIN/mkimage r2 r2.img 2>err &&
+	test_grep "usage: mmp-block N" err &&
+	printf "block-size 2048\n" >r3 && test_must_fail 2 $BIN/mkimage r3 r3.img 2>err && test_grep "usage: block-size 4096" err
+'
 test_expect_success 'a bad recipe is one clear error and leaves no image' '
 	echo "share-bitmaps" >r && echo "block-bitmap x at gdt" >>r &&
 	test_must_fail 2 $BIN/mkimage r out.img 2>err && test_grep "^mkimage: r:2: .x. is not a small number" err &&
