@@ -125,7 +125,8 @@ test_expect_success 'make matrix on a checkout that has no results folder yet' '
 	checkout h && (cd h && env -u KIT_BUILD -u MAKEFLAGS -u MAKELEVEL -u KIT_SRC_5_4 make KIT_CACHE="$trash/shared" \
 		RESULTS="$trash/none/results" VERSIONS=5.4 CORPUS= matrix) >out 2>&1 &&
 	! grep -q "No such file" out && test -s none/results/plan.tsv && test -s none/results/results.json &&
-	n=$(ls -d "$TOP"/test/cases/*/ | wc -l) && test_grep "^0 passed, 0 failed, $((n * 3)) skipped$" out
+	n=$(grep -c "^case	" none/results/plan.tsv) && test "$n" -gt "$(ls -d "$TOP"/test/cases/*/ | wc -l)" &&
+	test_grep "^0 passed, 0 failed, $((n * 3)) skipped$" out
 '
 test_expect_success 'a fresh checkout plans a shard (the matrix is read first)' '
 	checkout s && rm -f s/.kit/bin/matrix && env -u KIT_BUILD -u MAKEFLAGS -u MAKELEVEL make -s -C s KIT_CACHE="$trash/shared" \
