@@ -132,7 +132,9 @@ original_of() {
 # kbuild TREE OBJDIR ARGS...: the kernel's make out of TREE into OBJDIR, its
 # build stamp fixed (same sources, same image: timestamp, user, host and
 # the build counter) and gcc through ccache ($KIT_CACHE/ccache, paths
-# relative to TREE: one tree's objects serve another copy of it).  Without
+# relative to TREE: one tree's objects serve another copy of it), save
+# assembler sources, which build/kernel/kcc compiles without it (an
+# .incbin is no dependency ccache sees).  Without
 # a remote store ccache runs in depend mode: it keys a result by the
 # dependency file gcc writes (kbuild's -Wp,-MMD) instead of running the
 # preprocessor first, so a miss costs one compile, not a preprocessing and
@@ -167,7 +169,7 @@ kbuild() (
 		export CCACHE_DEPEND=1
 	fi
 	[ -z "${KIT_CCACHE_STATSLOG:-}" ] || export CCACHE_STATSLOG="$KIT_CCACHE_STATSLOG"
-	exec make -C "$kb_tree" O="$kb_obj" ARCH="${KIT_ARCH:-x86_64}" CROSS_COMPILE="${KIT_CROSS:-}" CC="ccache ${KIT_CROSS:-}gcc" \
+	exec make -C "$kb_tree" O="$kb_obj" ARCH="${KIT_ARCH:-x86_64}" CROSS_COMPILE="${KIT_CROSS:-}" CC="${top:?}/build/kernel/kcc ${KIT_CROSS:-}gcc" \
 		KBUILD_BUILD_TIMESTAMP=@0 KBUILD_BUILD_USER=kit KBUILD_BUILD_HOST=kit KBUILD_BUILD_VERSION=1 "$@"
 )
 

@@ -111,6 +111,20 @@ test_expect_success 'a miss compiles once, without running the preprocessor firs
 	test -s od/a.d
 '
 
+# A stand-in piggy.S: an assembler source that takes in a file (.incbin),
+# as arch/x86/boot/compressed/piggy.S takes in the compressed kernel.
+piggy() {
+	rm -rf "$1" && mkdir -p "$1" && printf "%s\n" "$2" >"$1/payload" &&
+	printf ".section .rodata\n.incbin \"payload\"\n" >"$1/piggy.S" &&
+	printf "%s\n" "\$(O)/piggy.o: piggy.S payload" "	\$(CC) -Wp,-MMD,\$(O)/piggy.d -c \$(CURDIR)/piggy.S -o \$@" >"$1/Makefile"
+}
+test_expect_success 'an assembler source is built afresh: a file it .incbins is no dependency ccache sees' '
+	piggy p "old kernel" && mkdir -p op1 && stats p cp p1.log op1 && objcopy -O binary -j .rodata op1/piggy.o p1.bin &&
+	test "$(cat p1.bin)" = "old kernel" &&
+	printf "%s\n" "new kernel" >p/payload && rm -f op1/piggy.o && stats p cp p2.log op1 &&
+	objcopy -O binary -j .rodata op1/piggy.o p2.bin && test "$(cat p2.bin)" = "new kernel"
+'
+
 rport=$(free_port)
 if [ "${prereqs#* REDIS }" != "$prereqs" ]; then
 	timeout 300 redis-server --port "$rport" --bind 127.0.0.1 --save "" --appendonly no --daemonize no \
