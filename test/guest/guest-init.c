@@ -3,7 +3,7 @@
  * guest-init: the static /init of every test guest.
  *
  * For each line of /plan ("DEV CASE ro|rw [opts=O] [probe-rw] [fitrim]
- * [revalidate] [remount-rw] [getfsmap]") it
+ * [revalidate] [remount-rw] [getfsmap] [mb-groups]") it
  * mounts /dev/DEV as asked, checks every file against /manifests/CASE, tries
  * the write paths, and reports in KTAP.  With fitrim it also asks the
  * mounted filesystem to discard its free space (FITRIM, as fstrim does),
@@ -14,7 +14,9 @@
  * checks); with remount-rw it is remounted read-write, as "mount -o
  * remount,rw" does; with getfsmap it asks for the filesystem's space map
  * (GETFSMAP, which reads the bitmaps) and counts the free extents it
- * returns.
+ * returns; with mb-groups it reads /proc/fs/ext4/DEV/mb_groups (mballoc's
+ * view of every group, built from the block bitmaps, as a monitoring tool
+ * reads it) and counts its groups and free clusters.
  * Facts go to "# out: " lines (the host
  * compares them with the case's expected verdict), the kernel's own
  * messages of that case to "# kmsg: " lines, all on the KTAP channel (/dev/ttyS1,
@@ -365,7 +367,7 @@ static int write_probe(const char *mnt, int roundtrip)
 
 struct plan {
 	char dev[16], name[64], mode[4], opts[128];
-	int probe_rw, fitrim, revalidate, remount_rw, getfsmap;
+	int probe_rw, fitrim, revalidate, remount_rw, getfsmap, mb_groups;
 	int nodisk;	/* no disk has the line's name as its serial */
 };
 
@@ -412,6 +414,42 @@ static void getfsmap(const char *mnt)
 	say("# out: getfsmap: ok, %llu free\n", free_ext);
 }
 
+/*
+ * mballoc's view of the mounted DEV, /proc/fs/ext4/DEV/mb_groups: "mb_groups:
+ * ok, G groups, F free" (clusters), or the error of its open or read.  Each
+ * group's line is "#G    : FREE FRAGS FIRST [ ... ]"; the header is not
+ * counted.
+ */
+static void mb_groups(const char *dev)
+{
+	char path[96], line[512];
+	unsigned long long groups = 0, free_clusters = 0;
+	FILE *f;
+	int e = 0;
+
+	snprintf(path, sizeof(path), "/proc/fs/ext4/%s/mb_groups", dev);
+	f = fopen(path, "r");
+	if (!f) {
+		say("# out: mb_groups: %s\n", errname(errno));
+		return;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long g, fr;
+
+		if (sscanf(line, "#%llu : %llu", &g, &fr) == 2) {
+			groups++;
+			free_clusters += fr;
+		}
+	}
+	if (ferror(f))
+		e = errno ? errno : EIO;
+	fclose(f);
+	if (e)
+		say("# out: mb_groups: %s\n", errname(e));
+	else
+		say("# out: mb_groups: ok, %llu groups, %llu free\n", groups, free_clusters);
+}
+
 /* FITRIM over the whole filesystem: "fitrim: ok, N bytes" or the error. */
 static void fitrim(const char *mnt)
 {
@@ -450,6 +488,8 @@ static int run_case(int n, const struct plan *p)
 			fitrim(mnt);
 		if (p->getfsmap)
 			getfsmap(mnt);
+		if (p->mb_groups)
+			mb_groups(p->dev);
 		say("# out: write: %s\n", errname(write_probe(mnt, rw)));
 		if (rw)
 			check_files(p->name, mnt);
@@ -831,6 +871,8 @@ static int read_plan(const char *path, struct plan *pl)
 				p->remount_rw = 1;
 			else if (!strcmp(tok, "getfsmap"))
 				p->getfsmap = 1;
+			else if (!strcmp(tok, "mb-groups"))
+				p->mb_groups = 1;
 		}
 		if (i >= 3)
 			n++;
@@ -1010,6 +1052,10 @@ int main(void)
 	mkdir("/dev", 0755);
 	if (mount("devtmpfs", "/dev", "devtmpfs", 0, NULL) && errno != EBUSY)
 		say("# mount devtmpfs: %s\n", errname(errno));
+	/* (proc: where mb-groups reads mballoc's view of a filesystem) */
+	mkdir("/proc", 0755);
+	if (mount("proc", "/proc", "proc", 0, NULL) && errno != EBUSY)
+		say("# mount proc: %s\n", errname(errno));
 	/* (sysfs: where find_disks reads each disk's serial) */
 	mkdir("/sys", 0755);
 	if (mount("sysfs", "/sys", "sysfs", 0, NULL) && errno != EBUSY)

@@ -86,6 +86,12 @@ test_expect_success 'an expected kernel message that is missing is FAIL' '
 	test "$(st r c)" = FAIL && test "$(st r c reason)" = "kernel log lacks: never printed (expect)" &&
 	test_grep "kernel log lacks: never printed" r/cases/c.failed
 '
+test_expect_success 'a kernel message the case forbids is FAIL, one it does not is PASS' '
+	setup && echo "kmsg! hello" >>cases/c/expect && guest ok vanilla r &&
+	test "$(st r c)" = FAIL && test "$(st r c reason)" = "kernel log has: hello c (the case forbids '"'hello'"') (expect)" &&
+	echo "kmsg! EXT4-fs error" >>cases/b/expect && judge 9.9 vanilla r &&
+	test "$(st r b)" = PASS
+'
 test_expect_success 'an edited expectation is judged again from the same boot' '
 	setup && guest wrong vanilla r && test "$(st r b)" = FAIL &&
 	printf "mount: EUCLEAN\n" >cases/b/expect.vanilla && judge 9.9 vanilla r &&
