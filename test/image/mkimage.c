@@ -21,6 +21,13 @@
  *                                  of all ones: a fake bitmap that calls
  *                                  blocks and inodes free (keep the end set,
  *                                  or the kernel sees unset padding bits)
+ *   share-keep-uninit              with share-bitmaps: a group mke2fs left
+ *                                  uninitialised (BLOCK_UNINIT, INODE_UNINIT)
+ *                                  stays so, with the free counts mke2fs gave
+ *                                  it and the bitmap checksums it left (none:
+ *                                  libext2fs writes no bitmap of such a
+ *                                  group), as a tool that shares the
+ *                                  bitmaps of the groups it wrote leaves it
  *   feature shared_blocks on|off   set or clear RO_COMPAT_SHARED_BLOCKS
  *   mount-opts OPTIONS             the superblock's own mount options
  *                                  (s_mount_opts, as tune2fs -E mount_opts=)
@@ -237,6 +244,7 @@ struct recipe {
 	int share_at;		/* share_bitmaps on share_where, not bitmap 0 */
 	int share_fill;		/* the shared block's bytes (0xff: all ones) */
 	unsigned int share_fill_count;	/* how many of them (0: all) */
+	int share_keep_uninit;	/* uninitialised groups stay so */
 	struct move share_where;
 	char point_file[64];
 	char mount_opts[64];	/* s_mount_opts; empty: leave it */
@@ -395,6 +403,10 @@ static void read_recipe(const char *file, struct recipe *r)
 				r->errors = EXT2_ERRORS_PANIC;
 			else
 				bad_line(file, line, "usage: errors continue|remount-ro|panic");
+		} else if (!strcmp(tok[0], "share-keep-uninit")) {
+			if (n != 1)
+				bad_line(file, line, "usage: share-keep-uninit");
+			r->share_keep_uninit = 1;
 		} else if (!strcmp(tok[0], "share-fill")) {
 			if (n != 2 && n != 3)
 				bad_line(file, line, "usage: share-fill BYTE [COUNT]");
@@ -894,19 +906,29 @@ static void share_bitmaps(ext2_filsys fs, const struct recipe *r)
 	if (err)
 		die_fs(err, "write the shared bitmap block");
 	for (g = 0; g < fs->group_desc_count; g++) {
+		int keep_b = r->share_keep_uninit && ext2fs_bg_flags_test(fs, g, EXT2_BG_BLOCK_UNINIT);
+		int keep_i = r->share_keep_uninit && ext2fs_bg_flags_test(fs, g, EXT2_BG_INODE_UNINIT);
+		unsigned int fb = keep_b ? ext2fs_bg_free_blocks_count(fs, g) :
+				  zero_bits(ones, ext2fs_group_blocks_count(fs, g) >> fs->cluster_ratio_bits);
+		unsigned int fi = keep_i ? ext2fs_bg_free_inodes_count(fs, g) :
+				  zero_bits(ones, EXT2_INODES_PER_GROUP(fs->super));
+
 		ext2fs_block_bitmap_loc_set(fs, g, shared);
 		ext2fs_inode_bitmap_loc_set(fs, g, shared);
-		ext2fs_bg_flags_clear(fs, g, EXT2_BG_BLOCK_UNINIT | EXT2_BG_INODE_UNINIT);
-		unsigned int fb = zero_bits(ones, ext2fs_group_blocks_count(fs, g) >> fs->cluster_ratio_bits);
-		unsigned int fi = zero_bits(ones, EXT2_INODES_PER_GROUP(fs->super));
-
+		if (!keep_b)
+			ext2fs_bg_flags_clear(fs, g, EXT2_BG_BLOCK_UNINIT);
+		if (!keep_i) {
+			ext2fs_bg_flags_clear(fs, g, EXT2_BG_INODE_UNINIT);
+			ext2fs_bg_itable_unused_set(fs, g, 0);
+		}
 		ext2fs_bg_free_blocks_count_set(fs, g, fb);
 		ext2fs_bg_free_inodes_count_set(fs, g, fi);
 		free_blocks += (blk64_t)fb << fs->cluster_ratio_bits;
 		free_inodes += fi;
-		ext2fs_bg_itable_unused_set(fs, g, 0);
-		err = ext2fs_block_bitmap_csum_set(fs, g, (char *)ones, EXT2_CLUSTERS_PER_GROUP(fs->super) / 8);
-		if (!err)
+		err = 0;
+		if (!keep_b)
+			err = ext2fs_block_bitmap_csum_set(fs, g, (char *)ones, EXT2_CLUSTERS_PER_GROUP(fs->super) / 8);
+		if (!err && !keep_i)
 			err = ext2fs_inode_bitmap_csum_set(fs, g, (char *)ones, EXT2_INODES_PER_GROUP(fs->super) / 8);
 		if (err)
 			die_fs(err, "bitmap checksum");
@@ -1499,6 +1521,8 @@ int main(int argc, char **argv)
 		quota_file_link(fs, &r, man);
 	if (r.share_fill != 0xff && !r.share_bitmaps)
 		die("%s: share-fill without share-bitmaps", argv[1]);
+	if (r.share_keep_uninit && !r.share_bitmaps)
+		die("%s: share-keep-uninit without share-bitmaps", argv[1]);
 	if (r.share_bitmaps)
 		share_bitmaps(fs, &r);
 	if (r.journal_at)

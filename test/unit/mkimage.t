@@ -144,6 +144,15 @@ test_expect_success 'shared-bitmaps-fitrim: a fake shared bitmap, free counts th
 	test "$(head -128 bytes | sort -u)" = 00 && test "$(tail -n +129 bytes | sort -u)" = ff &&
 	test "$(grep -c "^  1024 free blocks, 64 free inodes" shared-bitmaps-fitrim.dump)" -eq 8
 '
+test_expect_success 'share-keep-uninit: uninitialised groups stay so, with their own counts and no bitmap checksum' '
+	img shared-bitmaps-uninit-panic && d=shared-bitmaps-uninit-panic.dump && ! grep -q "EXPECTED" $d &&
+	test "$(grep -c "^Group [1-7]: .*BLOCK_UNINIT" $d)" -ge 3 && ! grep -q "^Group 0: .*UNINIT" $d &&
+	grep -A3 "^Group [1-7]: .*BLOCK_UNINIT" $d | grep "Block bitmap at" >uninit &&
+	test "$(sed "s/.*csum //" uninit | sort -u)" = 0x00000000 &&
+	grep -A8 "^Group [1-7]: .*BLOCK_UNINIT" $d | grep -q "^  1790 free blocks" &&
+	printf "share-keep-uninit\n" >r && test_must_fail $BIN/mkimage r out.img 2>err &&
+	test_grep "share-keep-uninit without share-bitmaps" err && ! test -e out.img
+'
 test_expect_success 'share-fill needs a byte, and share-bitmaps' '
 	printf "share-bitmaps\nshare-fill 256\n" >r && test_must_fail 2 $BIN/mkimage r out.img 2>err &&
 	test_grep "share-fill: 256 is not a byte" err &&
