@@ -81,6 +81,34 @@ test_expect_success 'a Debian-served series takes a tree from KIT_SRC_6_1 instea
 	test "$(sublevel "$d")" = 6 && test ! -e cache/debs &&
 	d=$(src 6.1) && kmake -n "$d.stamp" 2>&1 | grep -q "fetch-debian 6.1 "
 '
+test_expect_success 'an edit inside fs/ext4, its mtime kept, is another source: copied again' '
+	faketree ed 40 && echo "int a;" >ed/fs/ext4/super.c && d=$(src 6.18 KIT_SRC_6_18="$trash/ed") &&
+	kmake KIT_SRC_6_18="$trash/ed" "$d.stamp" >out && test "$(cat "$d/fs/ext4/super.c")" = "int a;" &&
+	cp -p ed/fs/ext4/super.c stamp.c && echo "int b;" >ed/fs/ext4/super.c && touch -r stamp.c ed/fs/ext4/super.c &&
+	kmake KIT_SRC_6_18="$trash/ed" "$d.stamp" >out && test "$(cat "$d/fs/ext4/super.c")" = "int b;"
+'
+test_expect_success 'a file changed anywhere else in the tree is another source' '
+	faketree el 40 && mkdir -p el/mm && echo x >el/mm/a.c && d=$(src 6.18 KIT_SRC_6_18="$trash/el") &&
+	kmake KIT_SRC_6_18="$trash/el" "$d.stamp" >out && k1=$(key source tree "$trash/el") &&
+	echo y >el/mm/a.c && touch -d "2001-01-01" el/mm/a.c && test "$(key source tree "$trash/el")" != "$k1" &&
+	kmake KIT_SRC_6_18="$trash/el" "$d.stamp" >out && test "$(cat "$d/mm/a.c")" = y
+'
+test_expect_success 'a git checkout is its HEAD tree and its changes: an edit, an untracked file, not an ignored one' '
+	faketree g 40 && echo "int a;" >g/fs/ext4/super.c && echo "*.o" >g/.gitignore &&
+	git -C g init -q && git -C g add -A && git -C g -c user.name=t -c user.email=t@invalid commit -q -m t &&
+	k0=$(source-id tree "$trash/g") && printf "%s\n" "$k0" | grep -q "^git [0-9a-f]" &&
+	echo junk >g/fs/ext4/super.o && test "$(source-id tree "$trash/g")" = "$k0" &&
+	echo "int b;" >g/fs/ext4/super.c && k1=$(source-id tree "$trash/g") && test "$k1" != "$k0" &&
+	git -C g checkout -q -- fs/ext4/super.c && test "$(source-id tree "$trash/g")" = "$k0" &&
+	echo new >g/fs/ext4/new.c && test "$(source-id tree "$trash/g")" != "$k0" && rm g/fs/ext4/new.c &&
+	git -C g -c user.name=t -c user.email=t@invalid commit -q --allow-empty -m e && test "$(source-id tree "$trash/g")" = "$k0"
+'
+test_expect_success 'a tree that is one folder of a git repository is that folder'"'"'s tree' '
+	mkdir -p repo && faketree repo/common 40 && echo a >repo/other && git -C repo init -q && git -C repo add -A &&
+	git -C repo -c user.name=t -c user.email=t@invalid commit -q -m t && k0=$(source-id tree "$trash/repo/common") &&
+	echo b >repo/other && test "$(source-id tree "$trash/repo/common")" = "$k0" &&
+	echo x >repo/common/fs/ext4/x.c && test "$(source-id tree "$trash/repo/common")" != "$k0"
+'
 test_expect_success 'source-id refuses a path that does not exist' '
 	test_must_fail source-id tree "$trash/nowhere" 2>err &&
 	test_grep "nowhere: no such tree" err
