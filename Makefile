@@ -7,7 +7,7 @@
 #   make gates | check | check-unit | check-farm | ci-local
 #   make report [FROM="DIR..."] | fuzz | fstests SERIES=X.Y | plan
 #   make apply TREE=... | export FORMAT=... SERIES=X.Y OUT=... | submission | fstests-submission KIT_FSTESTS=...
-#   make review | bump SERIES=X.Y | clean-results
+#   make review | bump SERIES=X.Y | clean-results | help
 #
 # One program plans, make runs.  What a run is (its series, variants,
 # kernels and their keys, boots, gates, fstests, shards) is computed by
@@ -44,6 +44,14 @@ MAKEFLAGS += -r
 .PHONY: all FORCE
 all: matrix
 
+# make help: the goals (this file's head) and the settings a run takes, as
+# README.md's table gives them (the one place they are written).
+.PHONY: help
+help:
+	@sed -n '/^#   make matrix/,/^#$$/p' Makefile | sed '$$d;s/^# \{0,1\}//'
+	@echo
+	@awk '/^### Settings of a run/ { p = 1; next } p && /^##/ { exit } p' README.md
+
 # The settings a run is planned from (README: "Settings of a run"), passed to the
 # planner only when given, so that its defaults are the planner's.  (Taken
 # here, before the plan defines VERSIONS and the others as it reads them.)
@@ -60,7 +68,7 @@ include build/mk/tools.mk
 
 # Goals that need no plan do not build the planner (nor install what it
 # needs): a user applying a stack to a tree has no use for it.
-LIGHT_GOALS := apply $(if $(TREE),export) review clean-results tools report $(BIN)/matrix
+LIGHT_GOALS := apply $(if $(TREE),export) review clean-results tools report help $(BIN)/matrix
 ifneq ($(filter-out $(LIGHT_GOALS),$(or $(MAKECMDGOALS),all)),)
 # The plan as make text (build/plan.c, --mk), evaluated here: nothing is
 # written, so make -n runs nothing and writes nothing of the run.  ($(shell)

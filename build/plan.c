@@ -649,6 +649,9 @@ static void source_of(struct planned *p)
 		snprintf(key, sizeof(key), "source.%s.path",
 			 lookup(p->s, "source.tree") ? "tree" : "tarball");
 		p->input = *o ? o : *given(p->env) ? given(p->env) : field(p->s, key);
+		if ((*o || *given(p->env)) && !exists(p->input))
+			refuse("%s: '%s' does not exist; give the path of a %s kernel %s, or leave %s unset",
+			       *o ? over : p->env, p->input, p->s->name, p->kind, *o ? over : p->env);
 		if (p->input[strcspn(p->input, " \t\n:%'\"\\")])
 			refuse("%s: '%s' has a space, a colon, a %% or a quote, which make cannot name; give the %s %s by a path without them",
 			       *o ? over : p->env, p->input, p->s->name, p->kind);
@@ -656,6 +659,56 @@ static void source_of(struct planned *p)
 	}
 	p->srckey = hash_text(p->input, 8);
 	p->srcdir = fmt("%s/src/%s-%s", setting(KIT_CACHE), p->s->name, p->srckey);
+}
+
+/*
+ * The settings that are switches (README: "Settings of a run"): 1 or yes
+ * turns one on; 0, no or empty turns it off.  Any other value stops the
+ * plan, naming it, and each is "1" or "" from here on (make's recipes
+ * take the plan's, see mk_plan()).
+ */
+static const int switches[] = { SANITIZE, GATES, FSTESTS, CORPUS };
+
+static void check_switches(void)
+{
+	size_t k;
+
+	for (k = 0; k < sizeof(switches) / sizeof(switches[0]); k++) {
+		int i = switches[k];
+		const char *v = set[i];
+
+		if (!v)
+			continue;
+		if (!strcmp(v, "1") || !strcmp(v, "yes"))
+			set[i] = "1";
+		else if (!*v || !strcmp(v, "0") || !strcmp(v, "no"))
+			set[i] = "";
+		else
+			refuse("%s: '%s' is neither 1 nor 0 (yes or no; empty is 0)", setting_names[i], v);
+	}
+}
+
+/* Each word of setting I must be a series of matrix.yaml. */
+static void check_series_words(int i)
+{
+	struct words w;
+	int j, k;
+
+	if (!set[i])
+		return;
+	w = split(set[i], 0);
+	for (j = 0; j < w.n; j++) {
+		for (k = 0; k < nall && strcmp(all[k].name, w.w[j]); k++)
+			;
+		if (k == nall) {
+			struct words names = { 0 };
+
+			for (k = 0; k < nall; k++)
+				add(&names, all[k].name);
+			refuse("%s: '%s' is not a series of matrix.yaml (known: %s)", setting_names[i], w.w[j],
+			       joined(&names));
+		}
+	}
 }
 
 /* The series this run plans, VERSIONS' order, each with its state. */
@@ -666,6 +719,7 @@ static void plan_series(void)
 	const char *shard = setting(SHARD);
 	int by_name = 0;
 
+	check_switches();
 	if (!arch_count())
 		refuse("%s: no arches: entry; the kit builds for the arches it names", file);
 	arches = set[ARCHES] ? split(set[ARCHES], 1) : (struct words){ 0 };
@@ -697,6 +751,14 @@ static void plan_series(void)
 			if (!has(&all_flavours, all[i].v[j].name))
 				add(&all_flavours, all[i].v[j].name);
 	flavours = set[FLAVOURS] ? split(set[FLAVOURS], 1) : all_flavours;
+	for (i = 0; i < flavours.n; i++)
+		if (!has(&all_flavours, flavours.w[i]))
+			refuse("FLAVOURS: '%s' is no flavour of any stack (known: %s; empty: none)", flavours.w[i],
+			       joined(&all_flavours));
+	check_series_words(GATES_CONFIG);
+	check_series_words(GATES_ALLMOD);
+	check_series_words(GATES_SHIPPED);
+	check_series_words(FUZZ_SERIES);
 	if (*shard) {
 		by_name = has(&versions, shard);
 		if (!by_name) {
@@ -1649,6 +1711,10 @@ static void print_mk(void)
 	for (i = 0; i < nplan; i++)
 		add(&names, plan[i].s->name);
 	printf("VERSIONS := %s\n", joined(&names));
+	/* A switch given as 0, no, yes...: make's recipes read it as the plan did. */
+	for (i = 0; i < (int)(sizeof(switches) / sizeof(switches[0])); i++)
+		if (set[switches[i]])
+			printf("override %s := %s\n", setting_names[switches[i]], setting(switches[i]));
 	printf("RUN := %s\n", joined(&run));
 	names = (struct words){ 0 };
 	for (i = 0; i < nplan; i++)

@@ -256,4 +256,24 @@ test_expect_success 'ARCHES: an arch matrix.yaml does not name is refused in one
 	fixture && test_must_fail 2 plan --tsv ARCHES="x86_64 riscv64" >out 2>err &&
 	test "$(cat err)" = "ARCHES: '"'"'riscv64'"'"' is not an arch of matrix.yaml (known: x86_64 arm64 s390x)" && ! test -s out
 '
+test_expect_success 'a switch is 1 or yes, 0, no or empty; anything else is refused, naming it' '
+	fixture && for v in 1 yes; do plan --tsv SANITIZE=$v VERSIONS=6.1 | grep -q "	6.1	patched-san	" || return 1; done &&
+	for v in 0 no ""; do
+		plan --tsv SANITIZE=$v GATES=$v FSTESTS=$v VERSIONS=6.1 >tsv && ! grep -q -- "-san	\|^gate	\|fstests" tsv || return 1
+	done &&
+	test_must_fail 2 plan --tsv GATES=maybe >out 2>err && ! test -s out &&
+	test "$(cat err)" = "GATES: '"'"'maybe'"'"' is neither 1 nor 0 (yes or no; empty is 0)" &&
+	plan --mk SANITIZE=no VERSIONS=6.1 | grep -qx "override SANITIZE := "
+'
+test_expect_success 'a flavour no stack has, a gate or fuzz series matrix.yaml lacks: refused in one line' '
+	fixture && test_must_fail 2 plan --tsv FLAVOURS=harden >out 2>err && ! test -s out &&
+	test "$(cat err)" = "FLAVOURS: '"'"'harden'"'"' is no flavour of any stack (known: hardened; empty: none)" &&
+	for s in GATES_CONFIG GATES_ALLMOD GATES_SHIPPED FUZZ_SERIES; do
+		test_must_fail 2 plan --tsv $s="6.1 6.10" 2>err && test_grep "^$s: .6.10. is not a series of matrix.yaml" err || return 1
+	done
+'
+test_expect_success 'a KIT_SRC_X_Y that names nothing is an error, never a skip' '
+	fixture && test_must_fail 2 plan --tsv KIT_SRC_6_1="$trash/nowhere" >out 2>err && ! test -s out &&
+	test_grep "^KIT_SRC_6_1: .*nowhere. does not exist; give the path of a 6.1 kernel tree, or leave KIT_SRC_6_1 unset" err
+'
 test_done

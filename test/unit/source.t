@@ -138,6 +138,14 @@ test_expect_success 'a kernel is keyed by its stack: another stack is another ke
 	grep -o "out/7.3/patched-[0-9a-f-]*" one | sort -u >p1 && grep -o "out/7.3/patched-[0-9a-f-]*" two | sort -u >p2 &&
 	test_cmp p1 p2
 '
+test_expect_success 'make help prints the goals and every setting the plan reads, building nothing' '
+	mkdir -p h && tar -C "$TOP" --exclude=./.kit --exclude=./results --exclude=./.git -cf - Makefile README.md build | tar -C h -xf - &&
+	env -u KIT_BUILD -u MAKEFLAGS -u MAKELEVEL make -s -C h help >out 2>&1 && ! test -e h/.kit &&
+	test_grep "make matrix \[VERSIONS" out &&
+	for v in $(sed -n "/^PLAN_SETTINGS :=/,/[^\\\\]$/p" "$TOP/Makefile" | sed "s/^PLAN_SETTINGS :=//; s/\\\\$//"); do
+		grep -q "^| .*\`$v\`" out || { echo "help lacks $v"; return 1; }
+	done
+'
 test_expect_success 'apply, review, report, clean-results build no matrix tools and install no guest or checker' '
 	mkdir -p g && tar -C "$TOP" --exclude=./.kit --exclude=./results --exclude=./.git --exclude=./.gitlab-ci-local --exclude=./merged --exclude=./public -cf - . | tar -C g -xf - &&
 	for goal in "apply TREE=$trash/none" review report clean-results; do
