@@ -142,6 +142,7 @@ fake() {
 		echo "# out: mount: ok"
 		echo "# out: walk: 2 dirs, 3 files, 0 links, 99 bytes, 0 errors, sha256 1111"
 		case " $FAKE_OOPS " in *" $img "*) echo "not ok $n $img # ERROR kernel trouble: BUG: KASAN: slab-out-of-bounds"; continue ;; esac
+		case " $FAKE_NOZONE " in *" $img "*) echo "# out: umount: ok"; echo "ok $n $img"; continue ;; esac
 		case " $FAKE_LEAK " in
 		*" $img "*) echo "# out: zone: 40 blocks, 2 read through a file (first: /dir/big)" ;;
 		*) echo "# out: zone: 40 blocks, 0 read through a file" ;;
@@ -168,6 +169,11 @@ test_expect_success 'a leak fails the hardened kernel only, and is kept as a cas
 	test_grep "2 block(s) of the system zone read through a file (first: /dir/big)" out/repro/fuzz-s5-6-plain/NOTE &&
 	test "$(cat out/repro/fuzz-s5-6-plain/mount)" = ro &&
 	$BIN/mkimage out/repro/fuzz-s5-6-plain/recipe r.img && $BIN/fuzz 5 6 1 again imgs/plain.img && cmp r.img again/disk
+'
+test_expect_success 'a mounted image whose reads nothing measured is no pass: unmeasured, a violation' '
+	fake && FAKE_NOZONE="s5-3-plain" test_must_fail 1 fuzz_ >log &&
+	test_grep "^9.9    hardened .* 0 leaks, 1 unmeasured, .* 1 violation$" log &&
+	test_grep "unmeasured: mounted, but no zone line" out/repro/fuzz-s5-3-plain/NOTE
 '
 test_expect_success 'an oops is a violation on every kernel' '
 	fake && FAKE_OOPS="s5-1-plain" test_must_fail 1 fuzz_ >log &&
