@@ -230,9 +230,13 @@ test_expect_success 'an image that hangs is TIMEOUT and the images after it stil
 	test "$(rec patched a status):$(rec patched b status):$(rec patched c status)" = PASS:TIMEOUT:PASS &&
 	rec patched b reason >r && test_grep "2 seconds without output" r
 '
-test_expect_success 'an image that sets shared_blocks is not held to vanilla' '
-	corpus_guest && corpus_ vanilla && FAKE_s=refused corpus_ patched &&
-	test "$(rec patched s status):$(rec patched s shared)" = PASS:True
+test_expect_success 'an image that sets shared_blocks is held to vanilla too: none passes unmeasured' '
+	corpus_guest && corpus_ vanilla && corpus_ patched &&
+	test "$(rec patched s status):$(rec patched s shared)" = PASS:True &&
+	FAKE_s=refused corpus_ patched && test "$(rec patched s status)" = FAIL &&
+	mkdir -p expect && printf "# the flag is what the stack reads\nmount: EUCLEAN\n" >expect/s.patched && export KIT_CORPUS_EXPECT="$trash/expect" &&
+	judge --corpus 9.9 patched runs/patched runs/vanilla >/dev/null &&
+	test "$(rec patched s status)" = PASS
 '
 test_expect_success 'a variant judged without vanilla is bad input' '
 	corpus_guest && corpus_ vanilla && KIT_QEMU="$trash/fake-qemu" KIT_GUEST_INIT="$trash/init" run-corpus 9.9 patched kernel corpus runs/patched >/dev/null &&
