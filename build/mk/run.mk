@@ -12,15 +12,20 @@ cells: $(CELLS)
 # compile farm (KIT_DISTCC_HOSTS: build/lib.sh's kbuild) needs its client.
 FARM_DEPS := $(if $(KIT_DISTCC_HOSTS),farm)
 # The plan is written first, as this make read it: a gate's packages,
-# installed during the run, are in the gate key of neither.
+# installed during the run, are in the gate key of neither.  One run at a
+# time writes a results folder (build/run-owner, this make's PID: each
+# line's shell is its child): a second run on it stops (exit 2) before it
+# clears a marker or rewrites the plan.
 matrix: | $(call deps,tools fetch build images guest report $(FARM_DEPS))
-	@mkdir -p $(RESULTS) && find $(RESULTS) -name '*.failed' -delete && rm -f $(RESULTS)/.cells-failed $(RESULTS)/*/fstests/verdict.json
+	@mkdir -p $(RESULTS) && build/run-owner take $(RESULTS) $$PPID
+	@find $(RESULTS) -name '*.failed' -delete && rm -f $(RESULTS)/.cells-failed $(RESULTS)/*/fstests/verdict.json
 	@build/matrix plan matrix.yaml --tsv $(PLAN_ARGS) >$(RESULTS)/plan.tsv.tmp && mv -f $(RESULTS)/plan.tsv.tmp $(RESULTS)/plan.tsv || \
 	  { rm -f $(RESULTS)/plan.tsv.tmp $(RESULTS)/plan.tsv; exit 2; }
 	@$(MAKE) -k $(if $(filter --jobserver%,$(MAKEFLAGS)),,-j$(JOBS)) --no-print-directory cells || \
 	  { $(if $(DRY_RUN),:,mkdir -p $(RESULTS); touch $(RESULTS)/.cells-failed); }
 	@rc=0; test/report/report $(RESULTS) || rc=$$?; \
-	  [ ! -e $(RESULTS)/.cells-failed ] || [ $$rc -ne 0 ] || rc=1; rm -f $(RESULTS)/.cells-failed; exit $$rc
+	  [ ! -e $(RESULTS)/.cells-failed ] || [ $$rc -ne 0 ] || rc=1; rm -f $(RESULTS)/.cells-failed; \
+	  build/run-owner drop $(RESULTS) $$PPID; exit $$rc
 
 # What a run (of this SHARD) is to do, as the report reads it; runs nothing.
 plan:

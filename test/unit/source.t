@@ -109,6 +109,16 @@ test_expect_success 'a tree that is one folder of a git repository is that folde
 	echo b >repo/other && test "$(source-id tree "$trash/repo/common")" = "$k0" &&
 	echo x >repo/common/fs/ext4/x.c && test "$(source-id tree "$trash/repo/common")" != "$k0"
 '
+# (5.4 has no tree here: a run that got past the lock would plan a skip and build nothing.)
+test_expect_success 'a second run on a results folder in use stops before it clears a marker or the plan' '
+	mkdir -p r/6.1/patched && echo "boot failed" >r/6.1/patched/boot.failed && echo plan >r/plan.tsv &&
+	{ sleep 60 & } && holder=$! && echo "$holder" >r/.run.pid &&
+	{ kmake matrix RESULTS="$trash/r" VERSIONS=5.4 CORPUS=0 >out 2>err; echo $? >rc; kill "$holder"; } &&
+	test "$(cat rc)" = 2 && test_grep "r is being written by another run (make, pid $holder)" err &&
+	test "$(cat r/6.1/patched/boot.failed)" = "boot failed" && test "$(cat r/plan.tsv)" = plan &&
+	run-owner take r $$ && test "$(cat r/.run.pid)" = $$ && run-owner drop r 1 && test -e r/.run.pid &&
+	run-owner drop r $$ && ! test -e r/.run.pid
+'
 test_expect_success 'source-id refuses a path that does not exist' '
 	test_must_fail source-id tree "$trash/nowhere" 2>err &&
 	test_grep "nowhere: no such tree" err
