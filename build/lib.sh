@@ -133,8 +133,8 @@ original_of() {
 # build stamp fixed (same sources, same image: timestamp, user, host and
 # the build counter) and gcc through ccache ($KIT_CACHE/ccache, paths
 # relative to TREE: one tree's objects serve another copy of it), save
-# assembler sources, which build/kernel/kcc compiles without it (an
-# .incbin is no dependency ccache sees).  Without
+# assembler sources, which build/kernel/kcc (run as KIT_CACHE/bin/kcc)
+# compiles without it (an .incbin is no dependency ccache sees).  Without
 # a remote store ccache runs in depend mode: it keys a result by the
 # dependency file gcc writes (kbuild's -Wp,-MMD) instead of running the
 # preprocessor first, so a miss costs one compile, not a preprocessing and
@@ -158,6 +158,14 @@ kbuild() (
 	kb_tree=$1 kb_obj=$2
 	shift 2
 	export CCACHE_DIR="${KIT_CACHE:?}/ccache" CCACHE_BASEDIR="$kb_tree" CCACHE_NOHASHDIR=1
+	# kcc is run from the cache, so the CC every object's command names is
+	# the same for every checkout on one cache (a checkout's own path there
+	# would rebuild every object in another).
+	kb_cc=$KIT_CACHE/bin/kcc
+	if ! cmp -s "${top:?}/build/kernel/kcc" "$kb_cc"; then
+		mkdir -p "$KIT_CACHE/bin" && cp "$top/build/kernel/kcc" "$kb_cc.$$" &&
+			chmod +x "$kb_cc.$$" && mv -f "$kb_cc.$$" "$kb_cc" || exit 1
+	fi
 	if [ -n "${KIT_DISTCC_HOSTS:-}" ]; then
 		export CCACHE_PREFIX=distcc DISTCC_HOSTS="$KIT_DISTCC_HOSTS"
 		export DISTCC_DIR="${DISTCC_DIR:-$KIT_CACHE/distcc}"
@@ -169,7 +177,7 @@ kbuild() (
 		export CCACHE_DEPEND=1
 	fi
 	[ -z "${KIT_CCACHE_STATSLOG:-}" ] || export CCACHE_STATSLOG="$KIT_CCACHE_STATSLOG"
-	exec make -C "$kb_tree" O="$kb_obj" ARCH="${KIT_ARCH:-x86_64}" CROSS_COMPILE="${KIT_CROSS:-}" CC="${top:?}/build/kernel/kcc ${KIT_CROSS:-}gcc" \
+	exec make -C "$kb_tree" O="$kb_obj" ARCH="${KIT_ARCH:-x86_64}" CROSS_COMPILE="${KIT_CROSS:-}" CC="$kb_cc ${KIT_CROSS:-}gcc" \
 		KBUILD_BUILD_TIMESTAMP=@0 KBUILD_BUILD_USER=kit KBUILD_BUILD_HOST=kit KBUILD_BUILD_VERSION=1 "$@"
 )
 

@@ -28,12 +28,12 @@ test_expect_success 'a kernel of another arch: its make, its compiler, its targe
 	fake_tree && KIT_CONFIG=frag.config KIT_ARCH=arm64 KIT_CROSS=aarch64-linux-gnu- KIT_TARGET=Image \
 		KIT_IMAGE=arch/arm64/boot/Image KIT_IMAGE_AT=arch/arm64/boot/Image \
 		kernel 9.9 vanilla "$trash/tree" "$trash/obj" "$trash/out" stack >log 2>&1 &&
-	test "$(cat out/Image)" = "ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- CC=$TOP/build/kernel/kcc aarch64-linux-gnu-gcc target=Image" &&
+	test "$(cat out/Image)" = "ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- CC=$KIT_CACHE/bin/kcc aarch64-linux-gnu-gcc target=Image" &&
 	! test -e out/bzImage && test_grep "Image ready" log
 '
 test_expect_success 'a kernel of the default arch, nothing said: x86_64, gcc, bzImage' '
 	fake_tree && KIT_CONFIG=frag.config KIT_IMAGE_AT=arch/x86/boot/bzImage kernel 9.9 vanilla "$trash/tree" "$trash/obj" "$trash/out" stack >log 2>&1 &&
-	test "$(cat out/bzImage)" = "ARCH=x86_64 CROSS_COMPILE= CC=$TOP/build/kernel/kcc gcc target=bzImage"
+	test "$(cat out/bzImage)" = "ARCH=x86_64 CROSS_COMPILE= CC=$KIT_CACHE/bin/kcc gcc target=bzImage"
 '
 test_expect_success 'a kernel whose image is not where its arch says fails, and leaves no image' '
 	fake_tree && test_must_fail 1 env KIT_CONFIG=frag.config KIT_ARCH=arm64 KIT_CROSS=aarch64-linux-gnu- KIT_TARGET=Image \
