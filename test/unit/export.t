@@ -142,6 +142,9 @@ test_expect_success 'bad input is one line, exit 2, and writes nothing' '
 	test_must_fail 2 x --tree t suse 9.9 ex 2>err && test_grep "reference" err &&
 	test_must_fail 2 x --tree t --bug 12 debian 9.9 ex 2>err && test_grep "is a URL" err &&
 	test_must_fail 2 x debian 9.7 ex 2>err && test_grep "no such stack" err &&
+	for s in 9.9/../9.9 ../9.9 9.9/ .; do
+		test_must_fail 2 x --tree t debian "$s" ex 2>err && test_grep "SERIES=$s: not a series name" err || return 1
+	done &&
 	sed -i "/^Original:/d" kit/versions/9.9/forms/9.9.0-9.9.5/k.patch && test_must_fail 2 x --tree t debian 9.9 ex 2>err &&
 	test_grep "k.patch: names no original" err && test $(wc -l <err) = 1 &&
 	fixture && sed -i "/^Y-posted/d" kit/common/upstream/provenance && test_must_fail 2 x --tree t debian 9.9 ex 2>err &&
