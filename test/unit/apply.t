@@ -234,11 +234,11 @@ test_expect_success 'undo of a .kit-apply with no quilt data it can read is refu
 	test_grep "^apply: $trash/t: .*/t/.kit-apply holds no quilt data of the kit.s" err && test $(wc -l <err) -eq 1 &&
 	test "$(treestate)" = "$before"
 '
-test_expect_success 'the undo hint is a command to paste: the script as invoked, the tree quoted' '
+test_expect_success 'the undo hint is a command to paste from any folder: script and tree by absolute path, quoted' '
 	d=$(printf "sp ace/it\047s") && mkdir -p "$d" && (cd "$d" && fixture) &&
-	(cd "$TOP/.." && "${TOP##*/}/build/tools/apply" --stack "$trash/$d/9.9" "$trash/$d/t") >out &&
-	cmd=$(sed -n "s/.*; undo with: //p" out) && test "${cmd%% *}" = "${TOP##*/}/build/tools/apply" &&
-	(cd "$TOP/.." && sh -c "$cmd") >undo && test_grep "t: undone, the tree is as before the apply" undo && test ! -e "$d/t/.kit-apply"
+	(cd "$TOP" && build/tools/apply --stack "$trash/$d/9.9" "$trash/$d/t") >out &&
+	cmd=$(sed -n "s/.*; undo with: //p" out) && test "${cmd%% *}" = "$TOP/build/tools/apply" &&
+	(cd / && sh -c "$cmd") >undo && test_grep "t: undone, the tree is as before the apply" undo && test ! -e "$d/t/.kit-apply"
 '
 test_expect_success 'a tree whose path has | & \ and a space is named as it is, in every message of apply and undo' '
 	d="p|q&r\\c s" && mkdir -p "$d" && (cd "$d" && fixture) && T=$trash/$d/t &&
