@@ -204,6 +204,11 @@ test_expect_success 'an expunged test is SKIP with its reason; one without a rea
 	echo "a/8" >>exp && test_must_fail 2 judge-fstests 9.9 j exp vanilla patched 2>err &&
 	test_grep "exp:2: a/8 is expunged without a reason" err
 '
+test_expect_success 'an expunged test that ran all the same is judged: vanilla passes, the variant fails, FAIL' '
+	rm -rf j && variant vanilla a/1:pass a/2:pass && variant patched a/1:fail a/2:pass &&
+	echo "a/1  # slow on 9.9" >exp && test_must_fail 3 judge-fstests 9.9 j exp vanilla patched >out &&
+	row a/1 | grep "^pass fail FAIL: patched: fail (vanilla: pass)"
+'
 test_expect_success 'a line of fstests.tsv that is not a record is its test'"'"'s ERROR; the others keep their verdicts' '
 	rm -rf j && variant vanilla a/1:pass a/2:pass a/3:pass && variant patched a/1:pass a/2:pass a/3:fail &&
 	printf "a/1\tpass\t5\t\na/2\tfail\t5\tcheck said\ta tab\r\nand a newline\na/3\tfail\t5\tfail\n" >j/patched/fstests.tsv &&
