@@ -52,6 +52,11 @@ source_check() {
 # --dsc-only and --diff-only, which leave the upstream tarball out);
 # stops (die) when they cannot be had as pinned.
 source_fetch() {
+	# One process at a time checks and fetches a package: two makes on one
+	# cache, or fetch-corpus beside fetch-source, would delete each
+	# other's download (rm -rf, then mv).  A second waits on DL.lock, held
+	# until it exits, and then finds the package there.
+	mkdir -p "$apt/source" && exec 7>>"$dl.lock" && flock 7 || die "$dl.lock: cannot be locked"
 	# The downloads are kept in the cache and checked on every run (the
 	# Makefile runs the callers every make), not only when downloaded.
 	sf_again=

@@ -61,6 +61,13 @@ fetch_() {
 		fetch-corpus src 1.0-1 bookworm "tests/*/image.gz" cache/corpus/src lock
 }
 
+test_expect_success 'two fetches of one package at once: the second waits, then finds it whole' '
+	fake_src && : >lock && mkdir -p cache/apt/source &&
+	{ flock cache/apt/source/src_1.0-1.lock sleep 3 & } && holder=$! && sleep 0.5 &&
+	t0=$(date +%s) && fetch_ >out && t1=$(date +%s) && wait $holder &&
+	test $((t1 - t0)) -ge 2 && test -f cache/apt/source/src_1.0-1/src_1.0-1.dsc &&
+	fetch_ >out2 && test -f cache/corpus/src/index
+'
 test_expect_success 'the first fetch records the .dsc in the lock and lays every image out on one disk' '
 	fake_src && : >lock && fetch_ >out &&
 	test_grep "^src:src 1.0-1 $(sha256sum pkg/src_1.0-1.dsc | cut -d" " -f1)$" lock &&
