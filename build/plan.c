@@ -755,6 +755,7 @@ static void plan_series(void)
 		if (!has(&all_flavours, flavours.w[i]))
 			refuse("FLAVOURS: '%s' is no flavour of any stack (known: %s; empty: none)", flavours.w[i],
 			       joined(&all_flavours));
+	check_series_words(VERSIONS);
 	check_series_words(GATES_CONFIG);
 	check_series_words(GATES_ALLMOD);
 	check_series_words(GATES_SHIPPED);
@@ -782,15 +783,6 @@ static void plan_series(void)
 		for (j = 0; j < nall; j++)
 			if (!strcmp(all[j].name, versions.w[i]))
 				s = &all[j];
-		if (!s) {
-			char *known;
-			struct words names = { 0 };
-
-			for (j = 0; j < nall; j++)
-				add(&names, all[j].name);
-			known = joined(&names);
-			refuse("VERSIONS: '%s' is not a series of matrix.yaml (known: %s)", versions.w[i], known);
-		}
 		p->s = s;
 		nplan++;
 		source_of(p);
