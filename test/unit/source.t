@@ -116,8 +116,11 @@ test_expect_success 'a second run on a results folder in use stops before it cle
 	{ kmake matrix RESULTS="$trash/r" VERSIONS=5.4 CORPUS=0 >out 2>err; echo $? >rc; kill "$holder"; } &&
 	test "$(cat rc)" = 2 && test_grep "r is being written by another run (make, pid $holder)" err &&
 	test "$(cat r/6.1/patched/boot.failed)" = "boot failed" && test "$(cat r/plan.tsv)" = plan &&
-	run-owner take r $$ && test "$(cat r/.run.pid)" = $$ && run-owner drop r 1 && test -e r/.run.pid &&
-	run-owner drop r $$ && ! test -e r/.run.pid
+	run-owner take r $$ && test "$(cut -d" " -f1 r/.run.pid)" = $$ && run-owner drop r 1 && test -e r/.run.pid &&
+	run-owner drop r $$ && ! test -e r/.run.pid &&
+	echo "999999999 $(ps -o pgid= -p $$ | tr -d " ")" >r/.run.pid && test_must_fail 2 run-owner take r 1 2>err &&
+	test_grep "another run (make, pid 999999999)" err &&
+	echo "999999999 999999999" >r/.run.pid && run-owner take r 1 && test "$(cut -d" " -f1 r/.run.pid)" = 1
 '
 test_expect_success 'source-id refuses a path that does not exist' '
 	test_must_fail source-id tree "$trash/nowhere" 2>err &&
