@@ -34,9 +34,51 @@ review_it() { review --versions v --upstream up --results none out; }
 test_expect_success 'an identical backport is accepted as identical' '
 	orig && stack "" && review_it >log 2>&1 && test_grep "Class: \*\*identical\*\*" out/review.md
 '
-test_expect_success 'other line numbers and context are context-only, accepted' '
-	orig && stack "s/^@@ -10,3 +10,3 @@ int f(void)/@@ -40,3 +40,3 @@ int g(void)/; s/^ d$/ e/" &&
+test_expect_success 'other line numbers and context on one side are context-only, accepted' '
+	orig && stack "s/^@@ -10,3 +10,3 @@/@@ -40,3 +40,3 @@/; s/^ d$/ e/" &&
 	review_it >log 2>&1 && test_grep "Class: \*\*context-only\*\*" out/review.md
+'
+test_expect_success 'a renamed function around the same lines is context-only' '
+	orig && stack "s/^@@ -10,3 +10,3 @@ int f(void)/@@ -40,3 +40,3 @@ static int __f(void)/" &&
+	review_it >log 2>&1 && test_grep "Class: \*\*context-only\*\*" out/review.md &&
+	orig && stack "s/^@@ -10,3 +10,3 @@ int f(void)/@@ -40,3 +40,3 @@ int g(void)/" &&
+	review_it >log 2>&1 && test_grep "Class: \*\*context-only\*\*" out/review.md
+'
+test_expect_success 'the same lines landing in another function or between other lines are functional' '
+	orig && stack "s/^@@ -10,3 +10,3 @@ int f(void)/@@ -40,3 +40,3 @@ int g(void)/; s/^ d$/ e/" &&
+	test_must_fail 1 review_it 2>err >/dev/null &&
+	test_grep "9.9/p.patch: deviates functionally from X-fix.patch without a" err &&
+	test_grep "^1. foo.c: .-b. lands in g after .a. and before .e.; the original.s in f after .a. and before .d.$" out/review.md &&
+	orig && stack "s/^ a$/ x/; s/^ d$/ y/" && test_must_fail 1 review_it 2>err >/dev/null &&
+	test_grep "^1. foo.c: .-b. lands in f after .x. and before .y.; the original.s in f after .a. and before .d.$" out/review.md
+'
+test_expect_success 'a check moved into another case of a switch is functional, not a rebase' '
+	mkdir -p up && cat >up/X-fix.patch <<-\P &&
+	From: A Author <a@example.org>
+	Subject: [PATCH] foo: refuse FITRIM
+
+	Signed-off-by: A Author <a@example.org>
+	---
+	--- a/ioctl.c
+	+++ b/ioctl.c
+	@@ -10,7 +10,9 @@ long foo_ioctl(struct file *filp, unsigned int cmd)
+	 	case FITRIM:
+	 	{
+	 		struct fstrim_range range;
+	+		if (shared)
+	+			return -EROFS;
+	 
+	 		if (!capable(CAP_SYS_ADMIN))
+	 			return -EPERM;
+	P
+	rm -rf v && mkdir -p v/9.9 && echo p.patch >v/9.9/series &&
+	sed -e "s|^Signed-off-by|Original: common/upstream/X-fix.patch\n\nSigned-off-by|" \
+	    -e "s/@@ -10,7 +10,9 @@/@@ -40,7 +40,9 @@/" -e "s/case FITRIM:/case FOO_IOC_SWAP_BOOT:/" \
+	    -e "s/struct fstrim_range range;/int err;/" -e "s/!capable(CAP_SYS_ADMIN)/!(filp->f_mode \& FMODE_WRITE)/" \
+	    -e "s/-EPERM;/-EBADF;/" up/X-fix.patch >v/9.9/p.patch &&
+	test_must_fail 1 review_it 2>err >/dev/null &&
+	test_grep "Class: \*\*functional\*\*" out/review.md &&
+	test_grep "lands in foo_ioctl after .int err;. and before .if (!(filp->f_mode & FMODE_WRITE)).; the original.s in foo_ioctl after .struct fstrim_range range;. and before .if (!capable(CAP_SYS_ADMIN))." out/review.md
 '
 test_expect_success 'a functional deviation without a note is a lint error' '
 	orig && stack "s/^+c$/+C/" && test_must_fail 1 review_it 2>err >/dev/null &&
