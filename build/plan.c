@@ -1219,7 +1219,16 @@ static void print_tsv(void)
 				printf("%s%s=%s", j ? " " : "", g.w[j], kernel(p, v));
 				free(v);
 			}
-			printf("\t%s\t%s\n", fst_tests(p), fst ? "-" : fst_none);
+			/* (The root image the runs boot: its key is what
+			 * the fstests tree and its guest were.) */
+			if (fst) {
+				char *root_img = fst_root();
+
+				printf("\t%s\t-\t%s\n", fst_tests(p), root_img);
+				free(root_img);
+			} else {
+				printf("\t%s\t%s\t-\n", fst_tests(p), fst_none);
+			}
 		}
 	}
 }

@@ -15,6 +15,7 @@ test_expect_success 'make matrix FSTESTS=1 plans each series: its kernels (vanil
 	make -C "$TOP" -s plan FSTESTS=1 KIT_FSTESTS="$trash/fst" VERSIONS=6.1 RESULTS="$trash/r" >plan &&
 	grep "^fstests	6.1	" plan >line && test "$(wc -l <line)" = 1 &&
 	test "$(cut -f3 line)" = "$trash/r/6.1/fstests" && test "$(cut -f6 line)" = - &&
+	cut -f7 line | grep -x ".*/fstests/root-[0-9a-f]*\.img" &&
 	cut -f4 line | grep "^vanilla=[^ ]*/vanilla-fstests-[^ ]*/bzImage patched=[^ ]*/patched-fstests-" &&
 	test "$(cut -f5 line)" = "$(sed "s/#.*//" "$TOP/test/fstests/list" | awk "NF { print \$1 }" | grep -vxF -f /dev/null | tr "\n" " " | sed "s/ $//")" &&
 	make -C "$TOP" -s plan FSTESTS=1 KIT_FSTESTS= VERSIONS=6.1 >plan &&
@@ -113,6 +114,13 @@ test_expect_success 'run-fstests names the kernel it booted and the time it took
 	FAKE_RESULTS="a/001:pass" run a/001 && test "$(cat o/kernel)" = kernel && grep -qx "[0-9][0-9]*" o/wall &&
 	( flock 9 && ! run a/001 2>err ) 9>o.lock && test_grep "o: another fstests run writes there" err &&
 	test "$(cat o/fstests.tsv)" = "$(printf "a/001\tpass\t3\t")"
+'
+test_expect_success 'run-fstests records its keys: the kernel, the tests asked, the root image and itself' '
+	FAKE_RESULTS="a/001:pass" run a/001 &&
+	printf "kernel=%s\ntests=%s\nroot=-\nrun=%s\n" "$("$TOP/build/key" file kernel)" "$("$TOP/build/key" words a/001)" \
+		"$("$TOP/build/key" set fstests)" >want && test_cmp want o/keys &&
+	echo r7 >root.img.key && FAKE_RESULTS="a/001:pass a/002:pass" run a/001 a/002 && test_grep "^root=r7$" o/keys &&
+	test_grep "^tests=$("$TOP/build/key" words a/001 a/002)$" o/keys && rm root.img.key
 '
 test_expect_success 'a guest that never finishes is a failed step, its tests errors, never a pass' '
 	FAKE_HANG=1 FAKE_RESULTS="a/001:pass" test_must_fail run a/001 a/002 2>err &&

@@ -283,16 +283,21 @@ test_expect_success CHROMIUM 'with the corpus, every reader sees the same totals
 # and k-patched, and judged (test/fstests/judge-fstests) on runs that booted
 # KERNEL-vanilla and KERNEL-patched (k by default): a/1 passes on both, a/2
 # is fixed, a/3 fails on patched alone, a/4 is not run, a/5 fails on both.
+# Each run's keys are those of these kernels, these tests and the root
+# image root.img (its key r1), as run-fstests writes them.
 with_fstests() {
+	echo r1 >root.img.key &&
 	for v in vanilla patched; do
-		mkdir -p res/9.9/fstests/$v && echo "${1:-k}-$v" >res/9.9/fstests/$v/kernel && echo 40 >res/9.9/fstests/$v/wall || return 1
+		mkdir -p res/9.9/fstests/$v && echo "${1:-k}-$v" >res/9.9/fstests/$v/kernel && echo 40 >res/9.9/fstests/$v/wall &&
+		printf "kernel=%s\ntests=%s\nroot=r1\nrun=%s\n" "$("$TOP/build/key" file "${1:-k}-$v")" \
+			"$("$TOP/build/key" words a/1 a/2 a/3 a/4 a/5)" "$("$TOP/build/key" set fstests)" >res/9.9/fstests/$v/keys || return 1
 	done &&
 	printf "a/1\tpass\t5\t\na/2\tfail\t6\t- output mismatch\na/3\tpass\t7\t\na/4\tnotrun\t1\ttoo old\na/5\tfail\t2\t- output mismatch\n" \
 		>res/9.9/fstests/vanilla/fstests.tsv &&
 	printf "a/1\tpass\t5\t\na/2\tpass\t6\t\na/3\tfail\t7\t- output mismatch\na/4\tnotrun\t1\ttoo old\na/5\tfail\t2\t- output mismatch\n" \
 		>res/9.9/fstests/patched/fstests.tsv &&
 	{ "$TOP/test/fstests/judge-fstests" 9.9 res/9.9/fstests none vanilla patched >/dev/null; test $? = 3; } &&
-	printf "fstests\t9.9\t%s\tvanilla=k-vanilla patched=k-patched\ta/1 a/2 a/3 a/4 a/5\t-\n" res/9.9/fstests >>res/plan.tsv
+	printf "fstests\t9.9\t%s\tvanilla=k-vanilla patched=k-patched\ta/1 a/2 a/3 a/4 a/5\t-\t%s\n" res/9.9/fstests "$trash/root.img" >>res/plan.tsv
 }
 test_expect_success 'fstests: a record a test and variant beside vanilla, in every report' '
 	run_matrix && with_fstests && test_must_fail 1 report res >out 2>&1 &&
@@ -330,8 +335,22 @@ test_expect_success 'fstests verdicts of other kernels, or a run that failed, ar
 	test_must_fail 1 report res >out 2>&1 && test_grep "9.9 patched 5 fstests tests: ERROR: run-fstests: no root" out &&
 	test "$(tail -1 out)" = "5 passed, 6 failed, 6 skipped"
 '
+test_expect_success 'fstests verdicts of other tests, another root image or another run-fstests are stale: ERROR, never a pass' '
+	run_matrix && with_fstests && sed -i "s/a\/4 a\/5	-	/a\/4	-	/" res/plan.tsv && test_must_fail 1 report res >out 2>&1 &&
+	test_grep "9.9 patched 5 fstests tests: ERROR: stale: made from another tests than this run.s; run make matrix FSTESTS=1 again (vanilla.s run)" out &&
+	run_matrix && with_fstests && echo r2 >root.img.key && test_must_fail 1 report res >out 2>&1 &&
+	test_grep "9.9 patched 5 fstests tests: ERROR: stale: made from another root than this run.s" out &&
+	run_matrix && with_fstests && sed -i "s/^run=.*/run=0123456789abcdef/" res/9.9/fstests/patched/keys &&
+	{ "$TOP/test/fstests/judge-fstests" 9.9 res/9.9/fstests none vanilla patched >/dev/null; test $? = 3; } &&
+	test_must_fail 1 report res >out 2>&1 &&
+	test_grep "9.9 patched 5 fstests tests: ERROR: stale: made from another run than this run.s; run make matrix FSTESTS=1 again (patched.s run)" out &&
+	run_matrix && with_fstests && rm res/9.9/fstests/patched/keys &&
+	{ "$TOP/test/fstests/judge-fstests" 9.9 res/9.9/fstests none vanilla patched >/dev/null; test $? = 3; } &&
+	test_must_fail 1 report res >out 2>&1 &&
+	test_grep "9.9 patched 5 fstests tests: ERROR: stale: made from another kernel, tests, root, run than this run.s" out
+'
 test_expect_success 'fstests without a tree: each planned test SKIP, naming KIT_FSTESTS' '
-	run_matrix && printf "fstests\t9.9\t-\tvanilla=k-vanilla patched=k-patched\ta/1 a/2\tno fstests tree given: set KIT_FSTESTS\n" >>res/plan.tsv &&
+	run_matrix && printf "fstests\t9.9\t-\tvanilla=k-vanilla patched=k-patched\ta/1 a/2\tno fstests tree given: set KIT_FSTESTS\t-\n" >>res/plan.tsv &&
 	test_must_fail 1 report res >out 2>&1 && test "$(tail -1 out)" = "5 passed, 1 failed, 8 skipped" &&
 	test_grep "^         SKIP: no fstests tree given: set KIT_FSTESTS$" out
 '
