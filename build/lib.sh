@@ -75,16 +75,12 @@ stack_files() {
 }
 
 # first_fit DIR STACK ALTERNATIVES: the first of ALTERNATIVES (patches in
-# STACK) that applies to the tree DIR at zero fuzz, offsets allowed; prints
-# nothing and fails when none does.
+# STACK) that applies to the tree DIR at zero fuzz, offsets allowed
+# (build/first-fit, the one rule of it); prints nothing and fails when
+# none does.
 first_fit() {
-	for ff_p in $3; do
-		if patch -d "$1" -p1 -F0 --dry-run -s -f <"$2/$ff_p" >/dev/null 2>&1; then
-			echo "$ff_p"
-			return 0
-		fi
-	done
-	return 1
+	# shellcheck disable=SC2086 # (ALTERNATIVES: words, split on purpose)
+	"$top/build/first-fit" "$1" "$2" $3
 }
 
 # resolve_series STACK ENTRIES TREE: the patch TREE takes for each entry,

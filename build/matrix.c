@@ -61,6 +61,8 @@ static void usage(void)
 		"                                 as make rules, or as the plan the report reads\n"
 		"  series LIST                    a stack's series file: one entry a line,\n"
 		"                                 its alternatives separated by a space\n"
+		"  release TREE                   the release TREE/Makefile names (X.Y.Z);\n"
+		"                                 exit 1 when it names none\n"
 		"  -C DIR   resolve stack folders against DIR (default .)\n"
 		"  -c DIR   image cases (default DIR/test/cases)\n",
 		prog);
@@ -679,6 +681,48 @@ static void read_variant(struct series *s, struct variant *v, const char *list)
 	sha256_hex(sum, hex);
 	memcpy(v->hash, hex, 12);
 	v->hash[12] = '\0';
+}
+
+/* release TREE: the release TREE's top Makefile names, from its
+ * VERSION, PATCHLEVEL and SUBLEVEL lines ("VERSION = 6"), as
+ * VERSION.PATCHLEVEL.SUBLEVEL; EXTRAVERSION (-rc1) is left out.  The one
+ * reader of a tree's release: unpack, apply, submission and the report
+ * ask here.  Exit 1, naming the file, when it names none. */
+static int print_release(const char *tree)
+{
+	static const char *const names[] = { "VERSION", "PATCHLEVEL", "SUBLEVEL" };
+	char path[4096], line[512];
+	long v[3] = { -1, -1, -1 };
+	FILE *f;
+	int i, n = 0;
+
+	snprintf(path, sizeof(path), "%s/Makefile", tree);
+	f = fopen(path, "r");
+	if (!f) {
+		fprintf(stderr, "%s: %s: %s; give a kernel tree\n", prog, path, strerror(errno));
+		return 1;
+	}
+	/* (The three lines open the kernel's Makefile; a line count
+	 * bounds the search in anything else.) */
+	while (n++ < 40 && fgets(line, sizeof(line), f))
+		for (i = 0; i < 3; i++) {
+			size_t len = strlen(names[i]);
+			char *end;
+			long x;
+
+			if (v[i] >= 0 || strncmp(line, names[i], len) || strncmp(line + len, " = ", 3))
+				continue;
+			x = strtol(line + len + 3, &end, 10);
+			if (end != line + len + 3 && (*end == '\n' || *end == '\0') && x >= 0)
+				v[i] = x;
+		}
+	fclose(f);
+	if (v[0] < 0 || v[1] < 0 || v[2] < 0) {
+		fprintf(stderr, "%s: %s: no VERSION, PATCHLEVEL and SUBLEVEL lines; give a kernel tree\n", prog, path);
+		return 1;
+	}
+	printf("%ld.%ld.%ld\n", v[0], v[1], v[2]);
+	return 0;
 }
 
 /* series LIST: the entries of a series file, one a line, each its
@@ -1361,7 +1405,7 @@ int main(int argc, char **argv)
 		{ "get", 2, MODE_QUERY }, { "variants", 1, MODE_QUERY }, { "hash", 2, MODE_QUERY },
 		{ "expect", 3, MODE_QUERY }, { "set-version", 2, MODE_QUERY }, { "trees", 1, MODE_QUERY },
 		{ "walked", 1, MODE_QUERY },
-		{ "series", 0, MODE_QUERY },
+		{ "series", 0, MODE_QUERY }, { "release", 0, MODE_QUERY },
 		/* (a negative count: at least that many) */
 		{ "expects", -3, MODE_QUERY }, { "plan", -1, MODE_QUERY }, { "twins", -1, MODE_QUERY },
 	};
@@ -1404,6 +1448,8 @@ int main(int argc, char **argv)
 
 	if (!strcmp(cmd, "series"))
 		return print_series(file);
+	if (!strcmp(cmd, "release"))
+		return print_release(file);
 
 	f = fopen(file, "r");
 	if (!f) {

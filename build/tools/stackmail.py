@@ -157,6 +157,17 @@ def series_entries(kit: str, series_file: str) -> List[List[str]]:
     return [line.split() for line in r.stdout.splitlines() if line.split()]
 
 
+def release_of(kit: str, tree: str) -> str:
+    """TREE's release, VERSION.PATCHLEVEL.SUBLEVEL, through build/matrix
+    release (the one reader of a tree's Makefile)."""
+    r = subprocess.run([os.path.join(kit, "build", "matrix"), "release", tree],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+    if r.returncode != 0:
+        err = r.stderr.strip().splitlines()
+        raise Bad(re.sub(r"^matrix: ", "", err[0]) if err else f"{tree}/Makefile: no release")
+    return r.stdout.strip()
+
+
 # --- choosing forms on a scratch tree --------------------------------------
 
 def touched(text: str) -> List[str]:

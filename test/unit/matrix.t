@@ -322,4 +322,12 @@ test_expect_success 'corpus: an unknown key is refused' '
 	good && { printf "corpus:\n  debian: {source: e, version: 1, suite: s, arch: x}\n  images: a\n" && cat m.yaml; } >c.yaml &&
 	test_must_fail 2 $BIN/matrix check c.yaml 2>err && test_grep "arch" err
 '
+test_expect_success 'release: what a tree.s Makefile names, the one reader of it; none is exit 1, naming the file' '
+	mkdir -p rt && printf "# SPDX\nVERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 192\nEXTRAVERSION = -rc1\nNAME = x\n" >rt/Makefile &&
+	test "$(matrix release rt)" = 6.1.192 &&
+	sed -i "/^SUBLEVEL/d" rt/Makefile && test_must_fail 1 matrix release rt 2>err &&
+	test_grep "rt/Makefile: no VERSION, PATCHLEVEL and SUBLEVEL lines; give a kernel tree" err &&
+	printf "VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 1x\n" >rt/Makefile && test_must_fail 1 matrix release rt 2>/dev/null &&
+	test_must_fail 1 matrix release nowhere 2>err && test_grep "nowhere/Makefile: No such file" err
+'
 test_done

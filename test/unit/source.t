@@ -27,6 +27,14 @@ test_expect_success 'a tree given in KIT_SRC_6_18 is unpacked' '
 	kmake KIT_SRC_6_18="$trash/new" "$d.stamp" >out &&
 	test "$(sublevel "$d")" = 40
 '
+test_expect_success 'a tree of another series, or whose Makefile names no release, is refused, naming it' '
+	faketree other 3 && sed -i "s/^PATCHLEVEL = 18/PATCHLEVEL = 17/" other/Makefile &&
+	d=$(src 6.18 KIT_SRC_6_18="$trash/other") && test_must_fail kmake KIT_SRC_6_18="$trash/other" "$d.stamp" >out 2>&1 &&
+	test_grep "other: holds a 6.17 kernel, not 6.18; give a 6.18.y tree" out &&
+	sed -i "/^SUBLEVEL/d" other/Makefile && d=$(src 6.18 KIT_SRC_6_18="$trash/other") &&
+	test_must_fail kmake KIT_SRC_6_18="$trash/other" "$d.stamp" >out 2>&1 &&
+	test_grep "other: .*/Makefile: no VERSION, PATCHLEVEL and SUBLEVEL lines; give a kernel tree" out && test ! -e "$d"
+'
 test_expect_success 'nothing is unpacked again while the source is the same' '
 	d=$(src 6.18 KIT_SRC_6_18="$trash/new") &&
 	touch -d "2000-01-01" new/Makefile && kmake KIT_SRC_6_18="$trash/new" "$d.stamp" &&

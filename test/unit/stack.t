@@ -60,6 +60,15 @@ test_expect_success 'of an entry and its forms the tree takes the first that app
 	printf "one.patch\n" >s/series && { kernel 9.9 patched t obj out s >/dev/null 2>&1 || :; } &&
 	test "$(tr -d "\n" <t/fs/ext4/super.c)" = aB1c
 '
+test_expect_success 'first-fit: the first alternative at zero fuzz (offsets allowed), whatever patch.s environment says' '
+	rm -rf ff && mkdir -p ff/t ff/s/forms/x && printf "0\n1\na\nb\nc\nd\n" >ff/t/f &&
+	printf -- "--- a/f\n+++ b/f\n@@ -1,4 +1,4 @@\n q\n a\n-b\n+B\n c\n" >ff/s/fuzz.patch &&
+	printf -- "--- a/f\n+++ b/f\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n" >ff/s/forms/x/off.patch &&
+	test "$("$TOP/build/first-fit" ff/t ff/s fuzz.patch forms/x/off.patch)" = forms/x/off.patch &&
+	test "$(POSIXLY_CORRECT=1 VERSION_CONTROL=numbered "$TOP/build/first-fit" ff/t ff/s fuzz.patch forms/x/off.patch)" = forms/x/off.patch &&
+	test_must_fail 1 "$TOP/build/first-fit" ff/t ff/s fuzz.patch && test "$(cat ff/t/f)" = "$(printf "0\n1\na\nb\nc\nd")" &&
+	(top=$TOP && . "$TOP/build/lib.sh" && test "$(first_fit ff/t ff/s "fuzz.patch forms/x/off.patch")" = forms/x/off.patch)
+'
 test_expect_success 'a tree that takes no form is pushed from the series file itself; an offset is recorded' '
 	tree && printf "# a comment, as quilt allows\ngood.patch\n" >s/series &&
 	{ kernel 9.9 patched t obj out s >log 2>&1 || :; } && test "$(tr -d "\n" <t/fs/ext4/super.c)" = aBc &&
