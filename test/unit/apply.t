@@ -176,6 +176,15 @@ test_expect_success 'undo restores the tree byte for byte' '
 '
 # treestate: every entry of t with its type, mode, size, mtime and content.
 treestate() { (cd t && find . -printf "%y %m %s %T@ %p\n" | LC_ALL=C sort && find . -type f | LC_ALL=C sort | xargs sha256sum); }
+test_expect_success 'a sibling tree sharing the files (cp -al) is left as it was: content, inode and times' '
+	fixture && touch -d 2001-01-01 t/fs/ext4/super.c t/fs/ext4/ext4.h && rm -rf sib && cp -al t sib &&
+	sibstate() { stat -c "%i %h %Y %n" sib/fs/ext4/super.c sib/fs/ext4/ext4.h && cat sib/fs/ext4/*; } &&
+	before=$(treesum) && sib0=$(sibstate | sed "s/^\([0-9]*\) 2 /\1 1 /") &&
+	apply --stack 9.9 t >/dev/null && test "$(sibstate)" = "$sib0" &&
+	test "$(stat -c %Y sib/fs/ext4/super.c)" = "$(date -d 2001-01-01 +%s)" &&
+	apply --undo t >/dev/null && test "$(sibstate)" = "$sib0" && test "$(treesum)" = "$before" &&
+	test "$(stat -c %Y t/fs/ext4/super.c)" -gt "$(date -d 2001-01-01 +%s)" && ! ls t/fs/ext4/.*.kit-own 2>/dev/null
+'
 test_expect_success 'undo is refused (exit 1), not said done, when quilt cannot read its own record' '
 	fixture && apply --stack 9.9 t >/dev/null && echo 1 >t/.kit-apply/pc/.version &&
 	test_must_fail 1 apply --undo t >out 2>err && ! grep undone out &&
