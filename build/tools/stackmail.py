@@ -43,7 +43,7 @@ class Patch(NamedTuple):
     message: List[str]
     rest: str
     prov: Provenance
-    backport: bool          # a mainline commit changed for the series ([ X.Y: ] notes)
+    backport: bool          # its diff differs from its original's in more than line numbers
     path: str               # the patch's file
 
 
@@ -79,12 +79,11 @@ def original_commit(kit: str, original: str) -> str:
     return m.group(1) if m else ""
 
 
-def provenance_of(kit: str, table: Dict[str, Tuple[str, str]], name: str, header: str) -> Provenance:
-    """Where the patch NAME (its message HEADER) comes from, by the
-    original it names; a patch that names none, or an original the
+def original_of(kit: str, table: Dict[str, Tuple[str, str]], name: str, header: str) -> str:
+    """The file in common/upstream of the original the patch NAME (its
+    message HEADER) names; a patch that names none, or an original the
     provenance file lacks, is bad input."""
     original = ""
-    sha = ""
     for line in header.splitlines():
         m = UPSTREAM_LINE.match(line)
         if m:
@@ -101,6 +100,38 @@ def provenance_of(kit: str, table: Dict[str, Tuple[str, str]], name: str, header
                   "'Original: common/upstream/FILE'); add one before exporting")
     if original not in table:
         raise Bad(f"{name}: its original {original} has no line in common/upstream/provenance")
+    return original
+
+
+def diff_lines(text: str) -> List[str]:
+    """The diff of a patch as it changes files, line numbers aside: from
+    its first "--- " line on, without git's "diff --git" and "index"
+    lines, each hunk header reduced to "@@", and without a mail
+    signature ("-- " and what follows)."""
+    out: List[str] = []
+    on = False
+    for line in text.split("\n"):
+        if line == "-- ":
+            break
+        if not on:
+            on = line.startswith("--- ") and line != "--- "
+            if not on:
+                continue
+        if line.startswith(("diff --git ", "index ")):
+            continue
+        out.append("@@" if line.startswith("@@ ") else line)
+    while out and not out[-1]:
+        out.pop()
+    return out
+
+
+def provenance_of(kit: str, table: Dict[str, Tuple[str, str]], name: str, header: str) -> Provenance:
+    """Where the patch NAME (its message HEADER) comes from, by the
+    original it names; a patch that names none, or an original the
+    provenance file lacks, is bad input."""
+    original = original_of(kit, table, name, header)
+    m = next((UPSTREAM_LINE.match(x) for x in header.splitlines() if UPSTREAM_LINE.match(x)), None)
+    sha = m.group(1) if m else ""
     state, where = table[original]
     if state == "mainline":
         sha = original_commit(kit, original) or sha
@@ -139,7 +170,10 @@ def parse_patch(kit: str, table: Dict[str, Tuple[str, str]], path: str) -> Patch
         message.pop()
     subject = re.sub(r"^\[PATCH[^]]*\] *", "", fields["Subject"])
     prov = provenance_of(kit, table, name, head)
-    backport = prov.state == "mainline" and any(NOTE.match(m) for m in message)
+    # (Changed: more than the line numbers differ from the original, the
+    # diff itself; a note that explains offsets alone changes nothing.)
+    original = read(os.path.join(kit, "common", "upstream", original_of(kit, table, name, head)))
+    backport = prov.state != "kit" and diff_lines(original) != diff_lines("---\n" + rest)
     try:
         email.utils.parsedate_to_datetime(fields["Date"])
     except (TypeError, ValueError):
@@ -302,7 +336,9 @@ class Message(NamedTuple):
     paragraphs ("Not upstream:", "Original: common/upstream/...", which
     the formats' provenance headers replace) and without a sign-off by an
     address that cannot receive mail; its [ X.Y: ] notes apart (NOTES,
-    each as one line, "X.Y: text"), or kept in place (KEEP_NOTES)."""
+    each as one line, "X.Y: text"), or kept in place (KEEP_NOTES).  The
+    kit's own notes ("[ kit: ... ]": why the kit carries it, and where)
+    never leave: they are in NOTES, never in LINES."""
     lines: List[str]
     notes: List[str]
 
@@ -324,7 +360,7 @@ def clean_message(message: Sequence[str], keep_notes: bool) -> Message:
                 i += 1
                 note.append(lines[i])
             notes.append(" ".join(x.strip() for x in note).strip("[] "))
-            if keep_notes:
+            if keep_notes and not notes[-1].startswith("kit:"):
                 out += note
         elif KIT_PARAGRAPH.match(line):
             while i + 1 < len(lines) and lines[i + 1] and not KIT_PARAGRAPH.match(lines[i + 1]):
