@@ -1717,6 +1717,17 @@ static void print_mk(void)
 		if (set[switches[i]])
 			printf("override %s := %s\n", setting_names[switches[i]], setting(switches[i]));
 	printf("RUN := %s\n", joined(&run));
+	/* The newest series of the run by version (sort -V), never by the
+	 * order of matrix.yaml: make submission's series. */
+	{
+		struct words newest = { 0 };
+
+		for (i = 0; i < run.n; i++)
+			add(&newest, run.w[i]);
+		if (newest.n)
+			qsort(newest.w, newest.n, sizeof(*newest.w), vercmp);
+		printf("RUN_NEWEST := %s\n", newest.n ? newest.w[newest.n - 1] : "");
+	}
 	names = (struct words){ 0 };
 	for (i = 0; i < nplan; i++)
 		if (!strcmp(plan[i].state, "skip"))

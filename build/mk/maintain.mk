@@ -48,8 +48,9 @@ export: $(if $(TREE),,$(if $(SRCDIR.$(SERIES)),$(SRCDIR.$(SERIES)).stamp)) | $(c
 vanilla_then = flock $(call sq,$(2).lock) sh -c 's=$$0 t=$$1; shift; build/kernel/push-stack "$$s" vanilla "$$t" \
   versions/"$$s" $(RESULTS)/maintain $(RESULTS)/maintain/vanilla.log >/dev/null && exec "$$@"' $(call sq,$(1)) $(call sq,$(2))
 
-# The newest series of the run, or SERIES=; its tree, popped to vanilla.
-SUBMIT := $(or $(SERIES),$(lastword $(RUN)))
+# The newest series of the run by version (the plan's RUN_NEWEST), or
+# SERIES=; its tree, popped to vanilla.
+SUBMIT := $(or $(SERIES),$(RUN_NEWEST))
 SUBMIT_TREE = $(SRCDIR.$(SUBMIT))
 submission: $(if $(SUBMIT_TREE),$(SUBMIT_TREE).stamp) | $(call deps,submission report)
 	@test -n "$(SUBMIT_TREE)" || { echo "make submission: SERIES=$(SUBMIT) is not a series this run has a tree of" >&2; exit 2; }

@@ -96,6 +96,11 @@ test_expect_success 'KIT_SRC_X_Y gives a series a tree by path; a path make cann
 	mkdir -p "sp ace" && test_must_fail 2 plan --tsv KIT_SRC_5_4="$trash/sp ace" >out 2>err &&
 	test "$(wc -l <err)" = 1 && test_grep "^KIT_SRC_5_4: .*sp ace.* make cannot name" err && ! test -s out
 '
+test_expect_success 'the newest series of the run is the newest by version, not the last of matrix.yaml' '
+	fixture && mkdir -p tree && plan --mk KIT_SRC_5_4="$trash/tree" >mk &&
+	test_grep "^RUN := 5.10 6.1 5.4$" mk && test_grep "^RUN_NEWEST := 6.1$" mk &&
+	plan --mk VERSIONS=5.10 >mk && test_grep "^RUN_NEWEST := 5.10$" mk
+'
 test_expect_success 'SHARD=I/N deals VERSIONS round robin, SHARD=X.Y takes one, anything else is refused' '
 	fixture && plan --tsv SHARD=2/2 VERSIONS="6.1 5.10 6.1" >tsv &&
 	test_grep "^kit	.*	2/2$" tsv && test_grep "^series	6.1	shard	6.1.192	1/2$" tsv &&
