@@ -9,6 +9,9 @@
 . "$(dirname "$0")/lib.sh"
 
 export KIT_BUILD="${BIN%/bin}"
+# (The fixture kit is no git checkout: its commit is said so, as a CI
+# copy says it; results.json names the same.)
+export KIT_COMMIT=c0
 printf "[user]\n\tname = Test Sender\n\temail = sender@example.org\n" >"$trash/gitconfig"
 export GIT_CONFIG_GLOBAL="$trash/gitconfig"
 git send-email --help >/dev/null 2>&1 && perl -MMail::Address -e 1 2>/dev/null && test_set_prereq SENDEMAIL
@@ -54,6 +57,9 @@ Original: common/upstream/X-kit.patch
 
 Signed-off-by: ext4 backport kit <kit@users.invalid>" "one TWO THREE" "ONE TWO THREE" >kit/versions/9.9/h.patch &&
 	printf "b.patch\nk.patch\n" >kit/versions/9.9/series && printf "b.patch\nk.patch\nh.patch\n" >kit/versions/9.9/series.hardened &&
+	printf "series:\n  - name: \"9.9\"\n    source:\n      tree: {env: KIT_SRC_9_9}\n    stack: versions/9.9\n    verified: 9.9.3\n    fixes: {A: upstream v9.8-rc1, B: stack}\n" >kit/matrix.yaml &&
+	PATCHED=$(cd kit && build/matrix hash matrix.yaml 9.9 patched) && HARDENED=$(cd kit && build/matrix hash matrix.yaml 9.9 hardened) &&
+	export PATCHED HARDENED &&
 	printf "VERSION = 9\nPATCHLEVEL = 9\nSUBLEVEL = 3\n" >t/Makefile && printf "one\ntwo\nthree\n" >t/fs/ext4/super.c &&
 	echo "EXT4 FILE SYSTEM" >t/MAINTAINERS &&
 	cat >t/scripts/get_maintainer.pl <<-\EOF &&
@@ -68,19 +74,29 @@ Signed-off-by: ext4 backport kit <kit@users.invalid>" "one TWO THREE" "ONE TWO T
 	print "total: $e errors, $w warnings, 0 checks, 10 lines checked\n";
 	EOF
 	python3 - <<-\EOF
-	import json
+	import json, os
 	cell = lambda v: {"case": "a", "variant": v, "status": "PASS", "leaks": False, "keys": {}, "expected": "mounted",
 	                  "actual": "mounted", "reason": "", "kernel": "", "diff": "", "expect": "a/expect", "log": ""}
 	d = {"schema": 4, "date": "2026-12-06T00:00:00Z", "run": {"kit": "c0", "images": "i", "shard": "-", "results": "res"},
 	     "cases": ["a"], "corpus": None, "totals": {"passed": 3, "failed": 0, "skipped": 0},
 	     "series": [{"name": "9.9", "kernel": "9.9.3", "verified": "9.9.3", "status": "run",
-	                 "variants": ["vanilla", "patched", "hardened"], "stacks": {},
+	                 "variants": ["vanilla", "patched", "hardened"], "stacks": {"vanilla": "-", "patched": os.environ["PATCHED"], "hardened": os.environ["HARDENED"]},
 	                 "cells": [cell(v) for v in ("vanilla", "patched", "hardened")], "corpus": []}]}
 	json.dump(d, open("res/results.json", "w"))
 	EOF
 }
 treesum() { (cd t && find . -type f | LC_ALL=C sort | xargs sha256sum) | sha256sum; }
 x() { kit/build/tools/submission --tree t --series 9.9 --results res/results.json --repo repo "$@" sub; }
+# rerun: results.json as make matrix would write it again for the stacks
+# as they are now (an edited patch is another stack).
+rerun() {
+	python3 -c "
+import json, subprocess
+d = json.load(open(\"res/results.json\"))
+for v in (\"patched\", \"hardened\"):
+    d[\"series\"][0][\"stacks\"][v] = subprocess.check_output([\"build/matrix\", \"hash\", \"matrix.yaml\", \"9.9\", v], cwd=\"kit\").decode().strip()
+json.dump(d, open(\"res/results.json\", \"w\"))"
+}
 
 test_expect_success SENDEMAIL 'the v2 series: the posted fix by its author, Fixes and stable, the sender signs off, the v2 note below ---' '
 	fixture && before=$(treesum) && x >log && test "$(treesum)" = "$before" &&
@@ -120,14 +136,30 @@ test_expect_success SENDEMAIL 'every check is ok, a line each in checks.txt; the
 '
 
 test_expect_success SENDEMAIL 'a checkpatch warning is explained beside it, or fails the check; an error fails it' '
-	fixture && sed -i "s/^Why the guard\.$/Why the guard. WARNMEexplained/" kit/versions/9.9/k.patch && x >log &&
+	fixture && sed -i "s/^Why the guard\.$/Why the guard. WARNMEexplained/" kit/versions/9.9/k.patch && rerun && x >log &&
 	grep -A1 "^  v2 2: WARNING: Prefer explained things" sub/v2/v2-0000-cover-letter.patch | grep -q "because the fixture says so" &&
-	sed -i "s/WARNMEexplained/WARNMEother/" kit/versions/9.9/k.patch && rm -rf repo && test_must_fail 1 x >log &&
+	sed -i "s/WARNMEexplained/WARNMEother/" kit/versions/9.9/k.patch && rerun && rm -rf repo && test_must_fail 1 x >log &&
 	test_grep "^submission: checkpatch: FAIL: .*1 of them not explained" log && test_grep "^FAIL	checkpatch" sub/checks.txt &&
-	sed -i "s/WARNMEother/ERRME/" kit/versions/9.9/k.patch && test_must_fail 1 x >log &&
+	sed -i "s/WARNMEother/ERRME/" kit/versions/9.9/k.patch && rerun && test_must_fail 1 x >log &&
 	test_grep "checkpatch: FAIL: --strict: 1 errors" log
 '
 
+test_expect_success 'claims come only from matching proof: another kit, another stack, a missing variant or a FAIL is refused' '
+	fixture && KIT_COMMIT=c1 test_must_fail 2 x 2>err && test ! -e sub &&
+	test_grep "^submission: --results .*/res/results.json: made by kit c0, and these patches are of kit c1; run make matrix again, then make submission$" err &&
+	sed -i "s/^Why the guard\.$/Why the guard, edited./" kit/versions/9.9/k.patch && test_must_fail 2 x 2>err &&
+	test_grep "9.9 patched was run with stack [0-9a-f]*, and its stack is [0-9a-f]* now" err &&
+	fixture && sed -i "s/\"hardened\"\]/\"hardened-x\"]/" res/results.json &&
+	python3 -c "
+import json
+d = json.load(open(\"res/results.json\"))
+d[\"series\"][0][\"cells\"] = [c for c in d[\"series\"][0][\"cells\"] if c[\"variant\"] != \"hardened\"]
+json.dump(d, open(\"res/results.json\", \"w\"))" && test_must_fail 2 x 2>err && test_grep "9.9 has no hardened verdicts" err &&
+	fixture && sed -i "s/\"status\": \"PASS\"/\"status\": \"FAIL\"/g" res/results.json && test_must_fail 2 x 2>err &&
+	test_grep "3 verdict(s) not as expected (9.9 vanilla a: FAIL, ...); nothing is claimed tested over a failure" err &&
+	fixture && sed -i "s/\"name\": \"9.9\"/\"name\": \"9.8\"/" res/results.json && test_must_fail 2 x 2>err &&
+	test_grep "9.9 was not run there" err
+'
 test_expect_success SENDEMAIL 'a name with parentheses from get_maintainer.pl is read whole; a line it cannot read stops' '
 	fixture && cat >t/scripts/get_maintainer.pl <<-\EOF &&
 	print "Maintainer One <m1\@example.org> (maintainer:EXT4 FILE SYSTEM)\n";
