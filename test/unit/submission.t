@@ -101,13 +101,15 @@ json.dump(d, open(\"res/results.json\", \"w\"))"
 test_expect_success SENDEMAIL 'the v2 series: the posted fix by its author, Fixes and stable, the sender signs off, the v2 note below ---' '
 	fixture && before=$(treesum) && x >log && test "$(treesum)" = "$before" &&
 	ls sub/v2 >v2 && test "$(wc -l <v2)" = 3 && b=sub/v2/$(sed -n 2p v2) k=sub/v2/$(sed -n 3p v2) &&
-	test_grep "^Subject: \[PATCH v2 1/2\] Fix a posted thing$" $b && test_grep "^From: $WHO$" $b &&
+	test_grep "^Subject: \[PATCH v2 1/2\] ext4: fix a posted thing$" $b && test_grep "^From: $WHO$" $b &&
+	id=$(sed -n "s/^Message-ID: //Ip" sub/v2/v2-0000-cover-letter.patch) && test -n "$id" &&
+	test_grep "^In-Reply-To: $id$" $b && test_grep "^In-Reply-To: $id$" $k && grep -qi "^Message-ID: <" $b &&
 	test "$(sed -n "/^\$/{n;p;q}" $b)" = "From: Poster <p@example.org>" &&
 	! grep -q "Not upstream\|^Original:\|^\[ 9.9" $b &&
 	sed -n "/^Signed-off-by: Poster/,/^---\$/p" $b >tags &&
 	test "$(cat tags)" = "$(printf "%s\n" "Signed-off-by: Poster <p@example.org>" "Fixes: 0123456789ab (\"ext4: the commit it fixes\")" \
 		"Reviewed-by: Reviewer <r@example.org>" "Cc: stable@vger.kernel.org # 9.8+" "Signed-off-by: $WHO" ---)" &&
-	sed -n "/^---\$/,/^\$/p" $b | grep -q "^v2: rebased onto Linux 9.9.3; 9.9: moved to the new place\.$" &&
+	sed -n "/^---\$/,/^\$/p" $b | tr "\n" " " | grep -q " v2: rebased onto Linux 9.9.3; 9.9: moved to the new place; the subject prefixed .ext4:., as the list.s patches are\. " &&
 	test_grep "^v1: https://lists.example/ext4/1$" $b &&
 	test_grep "^From: $WHO$" $k && ! grep -q "^From: ext4 backport kit" $k && ! grep -q "users.invalid\|stable@" $k &&
 	test_grep "^v2: new in this version\.$" $k &&
@@ -124,7 +126,10 @@ test_expect_success SENDEMAIL 'the RFC series on top, and both cover letters: th
 		grep -q "^To: Maintainer One <m1@example.org>$" $c && grep -q "^Cc: Reviewer Two <r2@example.org>,$" $c &&
 		! grep -q "\*\*\* \(SUBJECT\|BLURB\) HERE" $c || { echo "$c:"; cat $c; exit 1; }
 	done &&
-	! awk "length(\$0) > 72" sub/v2/v2-0000-cover-letter.patch | grep -v "^Subject:\|^Cc:\|^To:"
+	! awk "length(\$0) > 72" sub/v2/v2-0000-cover-letter.patch | grep -v "^Subject:\|^Cc:\|^To:" &&
+	test_grep "^Changes since v1 (https://lists.example/ext4/1):$" sub/v2/v2-0000-cover-letter.patch &&
+	test_grep "^- 1/2: rebased onto Linux 9.9.3; 9.9: moved to the new place; the$" sub/v2/v2-0000-cover-letter.patch &&
+	test_grep "^- 2/2: new in this version\.$" sub/v2/v2-0000-cover-letter.patch
 '
 
 test_expect_success SENDEMAIL 'every check is ok, a line each in checks.txt; the repository is made once, again when the tree changed' '
