@@ -125,11 +125,9 @@ def diff_lines(text: str) -> List[str]:
     return out
 
 
-def provenance_of(kit: str, table: Dict[str, Tuple[str, str]], name: str, header: str) -> Provenance:
-    """Where the patch NAME (its message HEADER) comes from, by the
-    original it names; a patch that names none, or an original the
-    provenance file lacks, is bad input."""
-    original = original_of(kit, table, name, header)
+def provenance_of(kit: str, table: Dict[str, Tuple[str, str]], original: str, header: str) -> Provenance:
+    """Where a patch (its message HEADER) comes from, by ORIGINAL, the
+    file in common/upstream it names (original_of)."""
     m = next((UPSTREAM_LINE.match(x) for x in header.splitlines() if UPSTREAM_LINE.match(x)), None)
     sha = m.group(1) if m else ""
     state, where = table[original]
@@ -169,11 +167,12 @@ def parse_patch(kit: str, table: Dict[str, Tuple[str, str]], path: str) -> Patch
     while message and not message[-1]:
         message.pop()
     subject = re.sub(r"^\[PATCH[^]]*\] *", "", fields["Subject"])
-    prov = provenance_of(kit, table, name, head)
+    original = original_of(kit, table, name, head)
+    prov = provenance_of(kit, table, original, head)
     # (Changed: more than the line numbers differ from the original, the
     # diff itself; a note that explains offsets alone changes nothing.)
-    original = read(os.path.join(kit, "common", "upstream", original_of(kit, table, name, head)))
-    backport = prov.state != "kit" and diff_lines(original) != diff_lines("---\n" + rest)
+    backport = prov.state != "kit" and \
+        diff_lines(read(os.path.join(kit, "common", "upstream", original))) != diff_lines("---\n" + rest)
     try:
         email.utils.parsedate_to_datetime(fields["Date"])
     except (TypeError, ValueError):
