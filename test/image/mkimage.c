@@ -48,6 +48,11 @@
  *   resize-extra-slot              the resize inode (7) shaped unlike what
  *                                  mke2fs makes: its first direct slot
  *                                  names its double-indirect block too
+ *   resize-extents-flag            the resize inode (7) flagged as mapping its
+ *                                  blocks with extents (EXTENTS_FL), its slots
+ *                                  left as they are: the double-indirect slot
+ *                                  still names its block, as a raw write of
+ *                                  i_flags would leave it
  *   errors continue|remount-ro|panic   what the superblock says a kernel
  *                                  does on an error (s_errors, as tune2fs
  *                                  -e): the default a mount starts from
@@ -277,6 +282,7 @@ struct recipe {
 	int npending;
 	int journal_stale;
 	int resize_extra_slot;
+	int resize_extents_flag;
 	int journal_errno;	/* 0: leave s_errno */
 };
 
@@ -511,6 +517,10 @@ static void read_recipe(const char *file, struct recipe *r)
 			if (n != 1)
 				bad_line(file, line, "usage: resize-extra-slot");
 			r->resize_extra_slot = 1;
+		} else if (!strcmp(tok[0], "resize-extents-flag")) {
+			if (n != 1)
+				bad_line(file, line, "usage: resize-extents-flag");
+			r->resize_extents_flag = 1;
 		} else if (!strcmp(tok[0], "journal-stale")) {
 			if (n != 1)
 				bad_line(file, line, "usage: journal-stale");
@@ -1338,14 +1348,19 @@ static void journal_pending(const char *img, const struct recipe *r)
  * cleared through libext2fs (its fixed time stamps the superblock), the
  * journal superblock's s_errno written in place (the kit's journals carry
  * no checksum: debugfs opens them without one). */
-/* The resize inode with one more block slot than mke2fs gives it: its
- * first direct slot names the double-indirect block as well. */
-static void resize_extra_slot(ext2_filsys fs)
+/* The resize inode shaped unlike what mke2fs makes: with extra_slot its
+ * first direct slot names the double-indirect block as well; with
+ * extents_flag it carries EXTENTS_FL over the same slots. */
+static void resize_reshape(ext2_filsys fs, int extra_slot, int extents_flag)
 {
 	struct ext2_inode inode;
 	errcode_t err;
+	blk64_t dind = resize_inode(fs, &inode);
 
-	inode.i_block[0] = resize_inode(fs, &inode);
+	if (extra_slot)
+		inode.i_block[0] = dind;
+	if (extents_flag)
+		inode.i_flags |= EXT4_EXTENTS_FL;
 	err = ext2fs_write_inode(fs, EXT2_RESIZE_INO, &inode);
 	if (err)
 		die_fs(err, "write the resize inode");
@@ -1538,8 +1553,8 @@ int main(int argc, char **argv)
 		fs->super->s_errors = r.errors;
 	if (r.mmp_block_set && !ext2fs_has_feature_mmp(fs->super))
 		die("%s: mmp-block without mke2fs-feature mmp", argv[1]);
-	if (r.resize_extra_slot)
-		resize_extra_slot(fs);
+	if (r.resize_extra_slot || r.resize_extents_flag)
+		resize_reshape(fs, r.resize_extra_slot, r.resize_extents_flag);
 	if (r.shared_blocks == 1)
 		ext2fs_set_feature_shared_blocks(fs->super);
 	else if (r.shared_blocks == 0)
