@@ -122,7 +122,9 @@
  * (test/judge/judge): a flavour is never weaker than vanilla on an image
  * that does not ask for shared blocks.
  *
- * WHERE: superblock | gdt | past-end | backup-superblock G | backup-gdt G |
+ * WHERE: superblock | gdt | past-end | top (the last block number there
+ *        is, 2^64 - 1: "top -14" and a zone of 16 blocks from there ends
+ *        past it) | backup-superblock G | backup-gdt G |
  *        inode-table G | journal | resize-dind (the resize inode's
  *        double-indirect block) | meta-gdt G (with meta_bg, the descriptor
  *        block group G holds) | mmp (the MMP block) | quota-file usr|grp
@@ -232,7 +234,7 @@ static void usage(void)
 
 static int twin;	/* --twin: "feature shared_blocks on" lines left out */
 
-enum where { W_SB, W_GDT, W_PAST_END, W_BACKUP_SB, W_BACKUP_GDT, W_ITABLE, W_JOURNAL, W_RESIZE, W_META_GDT,
+enum where { W_SB, W_GDT, W_PAST_END, W_TOP, W_BACKUP_SB, W_BACKUP_GDT, W_ITABLE, W_JOURNAL, W_RESIZE, W_META_GDT,
 	     W_MMP, W_QUOTA, W_ORPHAN };
 enum what { OP_BB, OP_IB, OP_IT };
 
@@ -331,6 +333,8 @@ static void parse_where(const char *file, int line, struct move *m, char **tok, 
 		m->where = W_GDT;
 	else if (!strcmp(tok[0], "past-end") && n == 1)
 		m->where = W_PAST_END;
+	else if (!strcmp(tok[0], "top") && n == 1)
+		m->where = W_TOP;
 	else if (!strcmp(tok[0], "backup-superblock") && n == 2)
 		m->where = W_BACKUP_SB, m->arg = number(file, line, tok[1]);
 	else if (!strcmp(tok[0], "backup-gdt") && n == 2)
@@ -350,7 +354,7 @@ static void parse_where(const char *file, int line, struct move *m, char **tok, 
 	else if (!strcmp(tok[0], "orphan-file") && n == 1)
 		m->where = W_ORPHAN;
 	else
-		bad_line(file, line, "unknown place '%s' (superblock, gdt, past-end, backup-superblock G, backup-gdt G, inode-table G, journal, resize-dind, meta-gdt G, mmp, quota-file usr|grp, orphan-file)", tok[0]);
+		bad_line(file, line, "unknown place '%s' (superblock, gdt, past-end, top, backup-superblock G, backup-gdt G, inode-table G, journal, resize-dind, meta-gdt G, mmp, quota-file usr|grp, orphan-file)", tok[0]);
 }
 
 static void read_recipe(const char *file, struct recipe *r)
@@ -759,7 +763,7 @@ static void pin_times(ext2_filsys fs)
 static blk64_t base_place(ext2_filsys fs, const struct move *m);
 
 /* The block a WHERE names, its offset included: still inside the image,
- * but for past-end, whose point is to be outside it. */
+ * but for past-end and top, whose point is to be outside it. */
 static blk64_t place(ext2_filsys fs, const struct move *m)
 {
 	blk64_t b = base_place(fs, m);
@@ -767,7 +771,7 @@ static blk64_t place(ext2_filsys fs, const struct move *m)
 	if (m->offset < 0 && (blk64_t)-(long long)m->offset > b)
 		die("offset %d goes below block 0", m->offset);
 	b += m->offset;
-	if (m->where != W_PAST_END &&
+	if (m->where != W_PAST_END && m->where != W_TOP &&
 	    (b < fs->super->s_first_data_block || b >= ext2fs_blocks_count(fs->super)))
 		die("offset %d puts block %llu outside the image", m->offset, (unsigned long long)b);
 	return b;
@@ -801,6 +805,8 @@ static blk64_t base_place(ext2_filsys fs, const struct move *m)
 		return sb + 1;
 	case W_PAST_END:
 		return ext2fs_blocks_count(fs->super) + 16;
+	case W_TOP:
+		return ~(blk64_t)0;
 	case W_BACKUP_SB:
 	case W_BACKUP_GDT:
 		if (m->arg >= fs->group_desc_count || !ext2fs_bg_has_super(fs, m->arg) || m->arg == 0)
