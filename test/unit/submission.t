@@ -111,9 +111,12 @@ test_expect_success SENDEMAIL 'the v2 series: the posted fix by its author, Fixe
 		"Reviewed-by: Reviewer <r@example.org>" "Cc: stable@vger.kernel.org # 9.8+" "Signed-off-by: $WHO" ---)" &&
 	sed -n "/^---\$/,/^\$/p" $b | tr "\n" " " | grep -q " v2: rebased onto Linux 9.9.3; 9.9: moved to the new place; the subject prefixed .ext4:., as the list.s patches are\. " &&
 	test_grep "^v1: https://lists.example/ext4/1$" $b &&
-	test_grep "^From: $WHO$" $k && ! grep -q "^From: ext4 backport kit" $k && ! grep -q "users.invalid\|stable@" $k &&
+	test_grep "^From: $WHO$" $k && ! grep -q "^From: ext4 backport kit" $k && ! grep -q "users.invalid" $k &&
 	test_grep "^v2: new in this version\.$" $k &&
-	test "$(sed -n "/^Why the guard\.\$/,/^---\$/p" $k)" = "$(printf "%s\n" "Why the guard." "" "Signed-off-by: $WHO" ---)"
+	test "$(sed -n "/^Why the guard\.\$/,/^---\$/p" $k)" = "$(printf "%s\n" "Why the guard." "" \
+		"Cc: stable@vger.kernel.org # 9.8+: 1/2: ext4: fix a posted thing" "Signed-off-by: $WHO" ---)" &&
+	sed -n "/^The posted message\.\$/,/^Signed-off-by: Poster/p" $b | tr "\n" " " >para &&
+	grep -q "^The posted message\.  Stable: take this fix only together with the patch after it in its series, which keeps such a filesystem read-only once it mounts and names this fix as its prerequisite\. Alone it lets .*  Signed-off-by: Poster" para
 
 '
 
@@ -129,7 +132,9 @@ test_expect_success SENDEMAIL 'the RFC series on top, and both cover letters: th
 	! awk "length(\$0) > 72" sub/v2/v2-0000-cover-letter.patch | grep -v "^Subject:\|^Cc:\|^To:" &&
 	test_grep "^Changes since v1 (https://lists.example/ext4/1):$" sub/v2/v2-0000-cover-letter.patch &&
 	test_grep "^- 1/2: rebased onto Linux 9.9.3; 9.9: moved to the new place; the$" sub/v2/v2-0000-cover-letter.patch &&
-	test_grep "^- 2/2: new in this version\.$" sub/v2/v2-0000-cover-letter.patch
+	test_grep "^- 2/2: new in this version\.$" sub/v2/v2-0000-cover-letter.patch &&
+	tr "\n" " " <sub/v2/v2-0000-cover-letter.patch | grep -q "For stable: patch 1 must not travel without patch 2, which keeps such a filesystem read-only once it mounts\. .* It carries \"Cc: stable@vger.kernel.org # 9.8+: 1/2: \.\.\.\", the form of stable-kernel-rules that names a prerequisite" &&
+	! grep -q "^Cc: stable@\|Stable: take" sub/rfc/0001-*.patch
 '
 
 test_expect_success SENDEMAIL 'every check is ok, a line each in checks.txt; the repository is made once, again when the tree changed' '
