@@ -49,14 +49,18 @@ vanilla_then = flock $(call sq,$(2).lock) sh -c 's=$$0 t=$$1; shift; build/kerne
   versions/"$$s" $(RESULTS)/maintain $(RESULTS)/maintain/vanilla.log >/dev/null && exec "$$@"' $(call sq,$(1)) $(call sq,$(2))
 
 # The newest series of the run by version (the plan's RUN_NEWEST), or
-# SERIES=; its tree, popped to vanilla.
+# SERIES=; its tree, popped to vanilla.  KIT_UPSTREAM (a git repository
+# of the ext4 tree or of mainline) and KIT_UPSTREAM_REV (its commit,
+# HEAD when unset): the tree the mails go against, with its base-commit.
 SUBMIT := $(or $(SERIES),$(RUN_NEWEST))
 SUBMIT_TREE = $(SRCDIR.$(SUBMIT))
 submission: $(if $(SUBMIT_TREE),$(SUBMIT_TREE).stamp) | $(call deps,submission report)
 	@test -n "$(SUBMIT_TREE)" || { echo "make submission: SERIES=$(SUBMIT) is not a series this run has a tree of" >&2; exit 2; }
 	@mkdir -p $(RESULTS)/maintain $(KIT_CACHE)/submission
 	@$(call vanilla_then,$(SUBMIT),$(SUBMIT_TREE)) build/tools/submission --tree $(SUBMIT_TREE) --series $(SUBMIT) \
-	  --results $(RESULTS)/results.json --repo $(KIT_CACHE)/submission/$(notdir $(SUBMIT_TREE)) $(RESULTS)/submission
+	  --results $(RESULTS)/results.json --repo $(KIT_CACHE)/submission/$(notdir $(SUBMIT_TREE)) \
+	  $(if $(KIT_UPSTREAM),--upstream $(call sq,$(KIT_UPSTREAM)) $(if $(KIT_UPSTREAM_REV),--rev $(call sq,$(KIT_UPSTREAM_REV)))) \
+	  $(RESULTS)/submission
 
 # The kit's own fstests as patches to the fstests tree KIT_FSTESTS names
 # (build/tools/fstests-submission: RESULTS/submission/fstests/, and a copy

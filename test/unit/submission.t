@@ -137,6 +137,31 @@ test_expect_success SENDEMAIL 'the RFC series on top, and both cover letters: th
 	! grep -q "^Cc: stable@\|Stable: take" sub/rfc/0001-*.patch
 '
 
+# up: a git repository of an upstream tree (9.10.0, tagged v9.10, one
+# commit after the tag), as the ext4 tree or mainline would be.
+upstream() {
+	rm -rf up && mkdir -p up/fs/ext4 && printf "VERSION = 9\nPATCHLEVEL = 10\nSUBLEVEL = 0\n" >up/Makefile &&
+	printf "one\ntwo\nthree\n" >up/fs/ext4/super.c && echo "EXT4 FILE SYSTEM" >up/MAINTAINERS && echo other >up/README &&
+	git -C up init -q && git -C up add -A && git -C up -c user.name=U -c user.email=u@example.org commit -q -m "Linux 9.10" &&
+	git -C up tag v9.10 && echo more >>up/README && git -C up -c user.name=U -c user.email=u@example.org commit -q -am later
+}
+upstate() { (cd up && git status --porcelain && git for-each-ref && git worktree list --porcelain && git rev-parse HEAD && ls -a .git); }
+
+test_expect_success SENDEMAIL 'against a tree the sender names: base-commit, its release in the notes, the repository only read' '
+	fixture && upstream && before=$(upstate) && x --upstream up --rev v9.10 >log && test "$(upstate)" = "$before" &&
+	tag=$(git -C up rev-parse v9.10) && test_grep "^base-commit: $tag$" sub/v2/v2-0000-cover-letter.patch &&
+	test_grep "^base-commit: $tag$" sub/rfc/0000-cover-letter.patch &&
+	test "$(grep -c "^prerequisite-patch-id: " sub/rfc/0000-cover-letter.patch)" = 2 &&
+	test_grep "patches applied by git am onto ${tag%${tag#????????????}} (v9.10 of --upstream, Linux 9.10.0)" sub/checks.txt &&
+	test_grep "^v2: rebased onto Linux 9.10.0; 9.9: moved to the new place" sub/v2/v2-0001-*.patch &&
+	tr "\n" " " <sub/v2/v2-0000-cover-letter.patch | grep -q "against commit ${tag%${tag#????????????}} (Linux 9.10.0; base-commit below); the kernels above were built from Linux 9.9.3 with the same stack\." &&
+	x >log && ! grep -q "^base-commit:" sub/v2/*.patch sub/rfc/*.patch &&
+	tr "\n" " " <sub/v2/v2-0000-cover-letter.patch | grep -q "no ext4 or mainline tree was named (KIT_UPSTREAM), so there is no base-commit\." &&
+	test_must_fail 2 x --upstream up --rev nosuch 2>err && test_grep "^submission: --rev nosuch: no such commit in .*/up; name a branch, tag or commit of it$" err &&
+	test_must_fail 2 x --upstream t 2>err && test_grep "^submission: --upstream t: no git repository there" err &&
+	test_must_fail 2 x --rev v9.10 2>err && test_grep "^submission: --rev v9.10: names a commit of --upstream, which is not given" err
+'
+
 test_expect_success SENDEMAIL 'every check is ok, a line each in checks.txt; the repository is made once, again when the tree changed' '
 	fixture && x >log && test "$(cut -f1,2 sub/checks.txt | tr "\t\n" ": ")" = "ok:am ok:same ok:maintainers ok:checkpatch ok:sendemail " &&
 	test_grep "2 + 1 patches applied by git am" sub/checks.txt && test_grep "rendered all 5 mails" sub/checks.txt &&
