@@ -163,7 +163,7 @@ test_expect_success SENDEMAIL 'against a tree the sender names: base-commit, its
 '
 
 test_expect_success SENDEMAIL 'every check is ok, a line each in checks.txt; the repository is made once, again when the tree changed' '
-	fixture && x >log && test "$(cut -f1,2 sub/checks.txt | tr "\t\n" ": ")" = "ok:am ok:same ok:maintainers ok:checkpatch ok:sendemail " &&
+	fixture && x >log && test "$(cut -f1,2 sub/checks.txt | tr "\t\n" ": ")" = "ok:am ok:same ok:maintainers ok:checkpatch ok:sendemail ok:b4 " && test_grep "^ok	b4	b4 am (offline) took 2 patches; git am of its mbox gives the same fs/ext4" sub/checks.txt &&
 	test_grep "2 + 1 patches applied by git am" sub/checks.txt && test_grep "rendered all 5 mails" sub/checks.txt &&
 	c=$(git -C repo rev-parse HEAD) && touch -d @0 repo/.git/kept && x >log && test -e repo/.git/kept &&
 	test "$(git -C repo rev-parse HEAD)" = "$c" &&
@@ -217,6 +217,17 @@ test_expect_success 'a folder or repository it did not make is never replaced; a
 test_expect_success 'a patch git am cannot apply fails the am check, exit 1' '
 	fixture && printf "one\nzwei\nthree\n" >t/fs/ext4/super.c && test_must_fail 1 x >log 2>&1 &&
 	test_grep "^submission: am: FAIL: b.patch does not apply with git am" log && test_grep "^FAIL	am" sub/checks.txt
+'
+
+test_expect_success SENDEMAIL 'what b4 cannot take, or takes otherwise, fails the b4 check' '
+	fixture && mkdir -p fakebin && cat >fakebin/b4 <<-\EOF && chmod +x fakebin/b4 &&
+	#!/bin/sh
+	# b4 am -m - -o OUT: keeps the first mail only, as a b4 that lost the thread would
+	while [ $# -gt 1 ]; do [ "$1" = -o ] && out=$2; shift; done
+	awk "/^From [0-9a-f]{40} /{n++} n==2" >"$out/x.mbx"; echo "Total patches: 1"
+	EOF
+	{ PATH="$PWD/fakebin:$PATH" x >log; test $? = 1; } && test_grep "^FAIL	b4	b4 am: " sub/checks.txt &&
+	test_grep "^submission: b4: FAIL" log
 '
 
 test_expect_success 'bad input is one line, exit 2, and the last submission stays' '
