@@ -133,6 +133,8 @@ test_expect_success SENDEMAIL 'the RFC series on top, and both cover letters: th
 	test_grep "^Changes since v1 (https://lists.example/ext4/1):$" sub/v2/v2-0000-cover-letter.patch &&
 	test_grep "^- 1/2: rebased onto Linux 9.9.3; 9.9: moved to the new place; the$" sub/v2/v2-0000-cover-letter.patch &&
 	test_grep "^- 2/2: new in this version\.$" sub/v2/v2-0000-cover-letter.patch &&
+	tr "\n" " " <sub/v2/v2-0000-cover-letter.patch | tr -s " " >cover1 &&
+	grep -q "What the 2020 thread asked, answered from the run above (Linux 9.9.3): - Which images: .* 1 image cases, 0 of them flagged\. - Which kernels mount them: not every vanilla kernel above refuses .* - How the RFC keeps invalid images refused: .* in 9.9: 0 of the 1 cases (vanilla.s in 9.9: 0)" cover1 &&
 	tr "\n" " " <sub/v2/v2-0000-cover-letter.patch | grep -q "For stable: patch 1 must not travel without patch 2, which keeps such a filesystem read-only once it mounts\. .* It carries \"Cc: stable@vger.kernel.org # 9.8+: 1/2: \.\.\.\", the form of stable-kernel-rules that names a prerequisite" &&
 	! grep -q "^Cc: stable@\|Stable: take" sub/rfc/0001-*.patch
 '
