@@ -5,7 +5,7 @@
 #
 #   make matrix [VERSIONS=...] [FLAVOURS=...] [ARCHES=...] [CORPUS=] [SANITIZE=1] [GATES=1] [FSTESTS=1] [SHARD=I/N] [JOBS=N]
 #   make gates | check | check-unit | check-farm | ci-local
-#   make report [FROM="DIR..."] | fuzz | fstests SERIES=X.Y | plan
+#   make report [FROM="DIR..."] | kcidb-submit [KCIDB_ORIGIN=...] [KCIDB_IO=DIR] | fuzz | fstests SERIES=X.Y | plan
 #   make apply TREE=... | export FORMAT=... SERIES=X.Y OUT=... | submission | fstests-submission KIT_FSTESTS=...
 #   make review | bump SERIES=X.Y | clean-results | help
 #

@@ -2,8 +2,8 @@
 # A run: every cell of the plan (CELLS: each variant's verdicts, the
 # corpus', the gates', fstests'), then the report of them all
 # (test/report/report: the table, RESULTS/results.json, junit.xml, results.ktap,
-# matrix.html), held to the plan (RESULTS/plan.tsv).
-.PHONY: matrix plan cells report clean-results
+# matrix.html, kcidb.json), held to the plan (RESULTS/plan.tsv).
+.PHONY: matrix plan cells report kcidb-submit clean-results
 
 cells: $(CELLS)
 
@@ -37,6 +37,15 @@ plan:
 # image set, or a cell present twice.
 report: | $(call deps,report)
 	@$(if $(FROM),test/report/report --merge $(RESULTS) $(FROM),test/report/report --render $(RESULTS)/results.json)
+
+# The run as KernelCI takes it (RESULTS/kcidb.json, written again with
+# KCIDB_ORIGIN, the origin KernelCI gave you), and the commands that send
+# it; nothing is sent.  KCIDB_IO: a kcidb-io source tree to validate it
+# with first (test/report/kcidb-check).
+KCIDB_ORIGIN ?= ext4_backport_kit
+kcidb-submit: | $(call deps,report)
+	@test/report/report --kcidb $(RESULTS)/results.json $(call sq,$(KCIDB_ORIGIN))
+	@$(if $(KCIDB_IO),test/report/kcidb-check $(call sq,$(KCIDB_IO)) $(RESULTS)/kcidb.json)
 
 clean-results:
 	rm -rf $(RESULTS)

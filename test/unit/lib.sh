@@ -49,6 +49,11 @@ test_expect_success() {
 		echo "ok $n # SKIP $1 (missing $need)"
 		return 0
 	fi
+	# KIT_TEST_ONLY=REGEX (grep -E): only the tests whose title matches.
+	if [ -n "${KIT_TEST_ONLY:-}" ] && ! printf "%s\n" "$1" | grep -Eq -- "$KIT_TEST_ONLY"; then
+		echo "ok $n # SKIP $1 (not in KIT_TEST_ONLY)"
+		return 0
+	fi
 	# Chain lint (git's test_run_): a body chained with && stops at the
 	# failing first link, so it must exit 117.  Output is discarded.
 	if [ "${KIT_TEST_CHAIN_LINT:-1}" != 0 ]; then

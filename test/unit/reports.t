@@ -70,6 +70,47 @@ test_expect_success 'every report is rendered from results.json alone' '
 	report --render res/results.json >again.out &&
 	test "$(tail -1 again.out)" = "6 passed, 0 failed, 6 skipped" && ! grep -q "not ok" res/results.ktap
 '
+# kcidb.json: the kit's own promises of it (the schema is kcidb-io's, below).
+test_expect_success 'kcidb.json: a test a cell, with its status; every build and checkout it names is there' '
+	run_matrix && python3 -c "
+import json, re
+d = json.load(open(\"res/kcidb.json\"))
+assert d[\"version\"] == {\"major\": 5, \"minor\": 3}, d[\"version\"]
+ids = [o[\"id\"] for k in (\"checkouts\", \"builds\", \"tests\") for o in d[k]]
+assert len(ids) == len(set(ids)) and all(i.startswith(\"ext4_backport_kit:\") for i in ids), ids
+co = {c[\"id\"] for c in d[\"checkouts\"]}
+b = {x[\"id\"]: x for x in d[\"builds\"]}
+assert all(x[\"checkout_id\"] in co for x in b.values()) and all(t[\"build_id\"] in b for t in d[\"tests\"])
+st = sorted((t[\"misc\"][\"series\"], t[\"misc\"][\"variant\"], t[\"misc\"][\"name\"], t[\"status\"]) for t in d[\"tests\"])
+assert len(st) == 12 and st.count((\"9.9\", \"patched\", \"b\", \"FAIL\")) == 1, st
+assert sum(s[3] == \"PASS\" for s in st) == 5 and sum(s[3] == \"SKIP\" for s in st) == 6, st
+fail = [t for t in d[\"tests\"] if t[\"status\"] == \"FAIL\"][0]
+assert fail[\"path\"] == \"ext4_backport.case.b\" and \"mount: EUCLEAN, expected ok\" in fail[\"log_excerpt\"], fail
+assert fail[\"misc\"][\"expected\"] == \"mounted\" and fail[\"misc\"][\"keys\"][\"kernel\"], fail
+bs = sorted((x[\"misc\"][\"series\"], x[\"misc\"][\"variant\"], x[\"status\"]) for x in b.values())
+assert bs == [(\"5.4\", \"patched\", \"SKIP\"), (\"5.4\", \"vanilla\", \"SKIP\"),
+              (\"9.9\", \"patched\", \"PASS\"), (\"9.9\", \"vanilla\", \"PASS\")], bs
+assert b[fail[\"build_id\"]][\"misc\"][\"kernel_key\"] == fail[\"misc\"][\"keys\"][\"kernel\"]
+"
+'
+test_expect_success 'make kcidb-submit writes it with the origin given, refuses a bad one, and sends nothing' '
+	run_matrix && make -s -C "$TOP" kcidb-submit KIT_BUILD="$trash/kb" RESULTS="$trash/res" KCIDB_ORIGIN=my_lab >out &&
+	test_grep "kcidb.json: 2 checkouts, 4 builds, 12 tests, origin my_lab, KCIDB schema 5.3" out &&
+	test_grep "^Nothing was sent" out && test_grep "kcidb-submit -p PROJECT -t TOPIC <" out &&
+	test "$(grep -c "\"ext4_backport_kit:" res/kcidb.json)" = 0 && test_grep "\"my_lab:" res/kcidb.json &&
+	cp res/kcidb.json before.json &&
+	test_must_fail make -s -C "$TOP" kcidb-submit KIT_BUILD="$trash/kb" RESULTS="$trash/res" KCIDB_ORIGIN=My-Lab 2>err &&
+	test_grep "KCIDB_ORIGIN=My-Lab: KCIDB takes an origin of lower-case letters, digits and _ only" err &&
+	cmp before.json res/kcidb.json
+'
+# KernelCI's own schema: only with a kcidb-io source tree given by path
+# (KIT_KCIDB_IO; the kit fetches nothing).
+test -n "$KIT_KCIDB_IO" && test -f "$KIT_KCIDB_IO/kcidb_io/__init__.py" && test_set_prereq KCIDB_IO
+test_expect_success KCIDB_IO 'kcidb.json is valid by kcidb-io'"'"'s schema; a status it does not know is caught' '
+	run_matrix && kcidb-check "$KIT_KCIDB_IO" res/kcidb.json >out && test_grep "res/kcidb.json: valid, KCIDB schema 5.3" out &&
+	sed -i "0,/\"status\": \"PASS\"/s//\"status\": \"GOOD\"/" res/kcidb.json &&
+	test_must_fail 1 kcidb-check "$KIT_KCIDB_IO" res/kcidb.json >out && test_grep "not valid KCIDB 5.3 at .*status: .GOOD. is not one of" out
+'
 # A python3 first on PATH (a pyenv shim, a virtualenv) is not the kit's:
 # make runs PYTHON (Debian's by default) for its scripts, through
 # $(BIN)/python3 at the head of every recipe's PATH.
@@ -208,6 +249,10 @@ test_expect_success CHROMIUM 'every reader sees the same totals; the page render
 test_expect_success JSONSCHEMA 'a table that disagrees with results.json is caught' '
 	run_matrix && sed -i "\$s/.*/6 passed, 0 failed, 6 skipped/" res/table.txt &&
 	test_must_fail check-reports res 2>err && test_grep "the table ends" err
+'
+test_expect_success JSONSCHEMA 'a kcidb.json that disagrees with results.json is caught' '
+	run_matrix && sed -i "0,/\"status\": \"FAIL\"/s//\"status\": \"PASS\"/" res/kcidb.json &&
+	test_must_fail check-reports res 2>err && test_grep "kcidb.json: 6 PASS, 6 SKIP of 12 tests; results.json 5 passed" err
 '
 test_expect_success CHROMIUM 'a page whose counts do not render is caught' '
 	run_matrix && sed -i "s/<script>.*//" res/matrix.html && test_must_fail check-reports res 2>err
