@@ -41,6 +41,25 @@ guest() {
 	FAKE=$1 run-guest 9.9 "$2" kernel "$3" && judge 9.9 "$2" "$3" ${4:+"$4"}
 }
 
+# booted DIR: guest ok vanilla DIR/vanilla and guest wrong patched
+# DIR/patched, the two boots most report tests read.  They are made once
+# for each set of their inputs (the kernel, the guest program, the
+# stand-in QEMU, the matrix, the keys beside them (source.key, init.key),
+# the stacks, the cases, the images and the guest's settings) and copied
+# from there after that.
+booted() {
+	in=$({ cat kernel init fake-qemu m.yaml && env | grep -E "^(KIT_|FAKE=)" | LC_ALL=C sort &&
+		{ find . -maxdepth 1 -name "*.key" -type f -print0 && find versions cases images -type f -print0; } |
+		LC_ALL=C sort -z | xargs -0 sha256sum; } | sha256sum) &&
+	memo=$trash/boots/${in%% *} &&
+	if [ -d "$memo" ]; then
+		cp -pR "$memo/." "$1/"
+	else
+		guest ok vanilla "$1/vanilla" >/dev/null && guest wrong patched "$1/patched" >/dev/null &&
+		mkdir -p "$memo" && cp -pR "$1/." "$memo/"
+	fi
+}
+
 # st DIR CASE [FIELD]: a field (status by default) of one judged cell.
 st() {
 	python3 -c "import json,sys; print(next(c[sys.argv[3]] for c in json.load(open(sys.argv[1] + \"/cells.json\"))[\"cells\"] if c[\"case\"] == sys.argv[2]))" "$1" "$2" "${3:-status}"

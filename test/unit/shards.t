@@ -35,7 +35,7 @@ test_expect_success 'a SHARD that is neither stops make, naming it' '
 # One judged boot of each variant of 9.9 (patched fails case b), which
 # every series of these runs takes as its own.
 judged() {
-	setup && rm -rf j && guest ok vanilla j/vanilla >/dev/null && guest wrong patched j/patched >/dev/null &&
+	setup && rm -rf j && mkdir j && booted j &&
 	for s in 7.7 8.8; do
 		mkdir -p versions/$s && cp versions/9.9/* versions/$s/ &&
 		printf "  - name: \"%s\"\n    source:\n      tree: {env: KIT_SRC_%s}\n    stack: versions/%s\n    fixes: {A: upstream v5.9-rc2, B: stack}\n" \
