@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # ext4 backport kit: build every series of matrix.yaml as shipped, patched
 # and in each flavour, boot each kernel in QEMU on the image set, judge the
-# verdicts, and print the table.  The goals (README.md has them all):
+# verdicts, and print the table.  The goals (docs/ has them all):
 #
 #   make matrix [VERSIONS=...] [FLAVOURS=...] [ARCHES=...] [CORPUS=] [SANITIZE=1] [GATES=1] [FSTESTS=1] [SHARD=I/N] [JOBS=N]
 #   make gates | check | check-unit | check-farm | ci-local
@@ -45,14 +45,14 @@ MAKEFLAGS += -r
 all: matrix
 
 # make help: the goals (this file's head) and the settings a run takes, as
-# README.md's table gives them (the one place they are written).
+# docs/matrix.md's table gives them (the one place they are written).
 .PHONY: help
 help:
 	@sed -n '/^#   make matrix/,/^#$$/p' Makefile | sed '$$d;s/^# \{0,1\}//'
 	@echo
-	@awk '/^### Settings of a run/ { p = 1; next } p && /^##/ { exit } p' README.md
+	@awk '/^## Settings of a run/ { p = 1; next } p && /^#/ { exit } p' docs/matrix.md
 
-# The settings a run is planned from (README: "Settings of a run"), passed to the
+# The settings a run is planned from (docs/matrix.md: "Settings of a run"), passed to the
 # planner only when given, so that its defaults are the planner's.  (Taken
 # here, before the plan defines VERSIONS and the others as it reads them.)
 PLAN_SETTINGS := RESULTS KIT_CACHE KIT_BUILD VERSIONS FLAVOURS SANITIZE CORPUS SHARD GATES \

@@ -662,7 +662,7 @@ static void source_of(struct planned *p)
 }
 
 /*
- * The settings that are switches (README: "Settings of a run"): 1 or yes
+ * The settings that are switches (docs/matrix.md: "Settings of a run"): 1 or yes
  * turns one on; 0, no or empty turns it off.  Any other value stops the
  * plan, naming it, and each is "1" or "" from here on (make's recipes
  * take the plan's, see mk_plan()).

@@ -160,7 +160,7 @@ test_expect_success 'a kernel is keyed by its stack: another stack is another ke
 	test_cmp p1 p2
 '
 test_expect_success 'make help prints the goals and every setting the plan reads, building nothing' '
-	mkdir -p h && tar -C "$TOP" --exclude=./.kit --exclude=./results --exclude=./.git -cf - Makefile README.md build | tar -C h -xf - &&
+	mkdir -p h && tar -C "$TOP" --exclude=./.kit --exclude=./results --exclude=./.git -cf - Makefile README.md docs build | tar -C h -xf - &&
 	env -u KIT_BUILD -u MAKEFLAGS -u MAKELEVEL make -s -C h help >out 2>&1 && ! test -e h/.kit &&
 	test_grep "make matrix \[VERSIONS" out &&
 	for v in $(sed -n "/^PLAN_SETTINGS :=/,/[^\\\\]$/p" "$TOP/Makefile" | sed "s/^PLAN_SETTINGS :=//; s/\\\\$//"); do
