@@ -11,6 +11,18 @@
 prog=${0##*/}
 : "${KIT_T0:=$(date +%s)}"
 
+# help_asked "$@": when the first argument is -h or --help, print the
+# program's head comment (what it does, its usage, options and exit
+# status: the lines after the SPDX line, up to the first that is not a
+# comment) and exit 0.
+help_asked() {
+	case ${1:-} in
+	-h | --help)
+		sed -n '2,/^[^#]/p' "$0" | sed '/^# SPDX/d; /^[^#]/d; s/^# \{0,1\}//'
+		exit 0 ;;
+	esac
+}
+
 # die MESSAGE: one line naming the input and what to do, then exit 1.
 # Under make, the same line goes to KIT_FAILURE_FILE: the report names it
 # in the cells the failed step leaves without verdicts.

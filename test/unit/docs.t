@@ -50,6 +50,13 @@ test_expect_success 'every setting of a run is a row of docs/matrix.md, and ever
 		esac || { echo "row $s: neither the plan nor make reads it"; return 1; }
 	done
 '
+# The names the planner validates (build/plan.c's setting_names) are the
+# names make passes it (PLAN_SETTINGS), so make help's table, held to the
+# one, is held to the other.
+test_expect_success 'the settings make passes the planner are the ones it validates' '
+	sed -n "/setting_names\[NSETTINGS\] = {/,/};/p" build/plan.c | grep -o "\"[A-Z_]*\"" | tr -d "\"" | sort -u >"$trash/c" &&
+	plan_settings >"$trash/plan" && test -s "$trash/c" && test_cmp "$trash/c" "$trash/plan"
+'
 test_expect_success 'every page of docs/ is linked from the first page; every link between pages leads to one' '
 	for f in docs/*.md; do
 		grep -q "(docs/${f#docs/})" README.md || { echo "README.md does not link $f"; return 1; }
@@ -63,6 +70,23 @@ test_expect_success 'every page of docs/ is linked from the first page; every li
 test_expect_success 'the first page stays a first page: the two set-up commands, under 150 lines' '
 	test "$(wc -l <README.md)" -le 150 &&
 	test "$(grep -c "^    apt-get install -y make && make matrix\|^    make check " README.md)" = 2
+'
+
+# The programs users run directly: ./kit lists them, and each answers
+# --help with what it does, its usage and its exit codes, exit 0.
+test_expect_success './kit lists every program users run; each answers --help with its usage and exit codes' '
+	./kit help >"$trash/help" && test "$(sed 1d "$trash/help" | wc -l)" -ge 8 &&
+	for c in $(sed 1d "$trash/help" | awk "{ print \$1 }"); do
+		./kit "$c" --help >"$trash/out" 2>&1 </dev/null || { echo "./kit $c --help: exit $?"; return 1; }
+		grep -qi "usage" "$trash/out" && grep -qi "exit" "$trash/out" ||
+			{ echo "./kit $c --help says no usage or no exit codes"; return 1; }
+	done &&
+	test_must_fail 2 ./kit nosuch 2>"$trash/err" && test_grep "kit: nosuch: no such command; ./kit help lists them" "$trash/err"
+'
+test_expect_success 'every ./kit command is named on a page of docs/' '
+	for c in $(./kit help | sed 1d | awk "{ print \$1 }"); do
+		grep -q "\./kit $c" README.md docs/*.md || { echo "no page names ./kit $c"; return 1; }
+	done
 '
 
 test_done
