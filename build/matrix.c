@@ -1393,7 +1393,7 @@ static int set_version(struct series *s, const char *ver)
 	return 0;
 }
 
-int main(int argc, char **argv)
+int matrix_main(int argc, char **argv, int (*plan)(char **args))
 {
 	static const char *const top_keys[] = { "series", "corpus", "arches", NULL };
 	static const char *const s_keys[] = {
@@ -1591,7 +1591,7 @@ int main(int argc, char **argv)
 		if (w)
 			walked(s, w, stdout);
 	} else if (!strcmp(cmd, "plan")) {
-		rc = plan_main(args);
+		rc = plan(args);
 	} else if (!strcmp(cmd, "set-version")) {
 		rc = set_version(find_series(args[0]), args[1]);
 	}

@@ -59,7 +59,11 @@ extern const char *const arch_keys[];
 /* Whether a case's recipe sets shared_blocks, so that it has a twin. */
 int has_twin(const char *recipe);
 
-/* plan FILE --mk|--tsv [NAME=VALUE...]: build/plan.c. */
-int plan_main(char **args);
+/* build/matrix's command line: read and check FILE (matrix.yaml), then
+ * answer the question asked; "plan" is answered by PLAN, called with its
+ * arguments once the file is read.  (build/matrix-main.c passes
+ * build/plan.c's plan_main: this file knows nothing of the planner, which
+ * uses what is declared here.)  The exit code. */
+int matrix_main(int argc, char **argv, int (*plan)(char **args));
 
 #endif

@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "matrix.h"
+#include "plan.h"
 #include "sha256.h"
 
 /* What a kernel is built with: the kit's fragment and these scripts. */

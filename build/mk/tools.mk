@@ -21,9 +21,9 @@ $(BIN)/python3: FORCE | $(KIT_BUILD)/deps-report.stamp
 	@[ "$$(readlink $@)" = "$(PYTHON)" ] || { [ -x "$(PYTHON)" ] || { echo "PYTHON=$(PYTHON): not an interpreter; name Python 3 by its path" >&2; exit 2; }; \
 	  mkdir -p $(@D) && ln -sfn $(PYTHON) $@; }
 
-$(BIN)/matrix: build/matrix.c build/matrix.h build/plan.c common/sha256.c common/sha256.h | $(call deps,tools)
+$(BIN)/matrix: build/matrix-main.c build/matrix.c build/matrix.h build/plan.c build/plan.h common/sha256.c common/sha256.h | $(call deps,tools)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Icommon -o $@ build/matrix.c build/plan.c common/sha256.c -lyaml
+	$(CC) $(CFLAGS) -Icommon -o $@ build/matrix-main.c build/matrix.c build/plan.c common/sha256.c -lyaml
 tools: $(BIN)/matrix
 
 # The image tool and the guest program: a build that fails leaves its

@@ -330,4 +330,13 @@ test_expect_success 'release: what a tree.s Makefile names, the one reader of it
 	printf "VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 1x\n" >rt/Makefile && test_must_fail 1 matrix release rt 2>/dev/null &&
 	test_must_fail 1 matrix release nowhere 2>err && test_grep "nowhere/Makefile: No such file" err
 '
+# One direction of use: the planner uses the reader, never the reverse.
+test_expect_success 'build/matrix.c uses nothing of build/plan.c; only build/matrix-main.c joins them' '
+	cc -c -I"$TOP/common" -o m.o "$TOP/build/matrix.c" && cc -c -I"$TOP/common" -o p.o "$TOP/build/plan.c" &&
+	nm -u m.o | awk "{ print \$NF }" | sort -u >m.undef && nm --defined-only -g p.o | awk "{ print \$3 }" | sort -u >p.def &&
+	comm -12 m.undef p.def >both && { ! test -s both || { echo "matrix.c uses of plan.c:"; cat both; false; }; } &&
+	nm -u p.o | awk "{ print \$NF }" | sort -u >p.undef && nm --defined-only -g m.o | awk "{ print \$3 }" | sort -u >m.def &&
+	comm -12 p.undef m.def >used && test -s used
+'
+
 test_done
