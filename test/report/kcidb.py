@@ -1,42 +1,46 @@
 # SPDX-License-Identifier: GPL-2.0
 """The run as KernelCI's database (KCIDB) takes it: one more view of the
-report's model (test/report/report's Results), like the table and
-junit.xml; it formats cells and decides nothing.
+report's model (model.py's Results), like the table and junit.xml; it
+formats cells and decides no verdict.
 
 What it produces (KCIDB I/O schema 5.3, as kcidb-io defines it):
 
-  checkouts   one a series and variant that has a stack: the kernel source
-              of the series with that variant's stack applied (vanilla's
-              has none).  Its id is made of what it is: the series, the
-              kernel release, the source's key and the stack's hash, so
-              two runs of the same inputs name the same checkout.
-  builds      one a series and variant: the kernel the cells booted.  Its
-              id carries the kernel's key (build/key), so a kernel the
-              cache gave again is the same build.  Status PASS when a cell
-              was judged on it, FAIL when its build failed, SKIP when its
-              series was not run, MISS when it never came to be judged.
+  checkouts   one a series and stack: the kernel source of the series
+              with that stack applied (vanilla's has none).  Its id is
+              made of what it is: the series, the kernel release, the
+              source's key and the stack's hash, so two runs of the same
+              inputs name the same checkout.
+  builds      one a series and variant: the kernel its cells booted.  Its
+              id carries that kernel's key (build/key), taken from the
+              cells judged on it this run (PASS or FAIL; a stale record's
+              keys are not this run's), so a kernel the cache gave again is
+              the same build.  Status PASS when a cell was judged on it,
+              SKIP when its series was not run, MISS when no cell was (the
+              first cell's reason says why: a build, a boot or an earlier
+              step that failed).  fstests boots kernels of its own (their
+              own config): one build a series and variant more, PASS when
+              one of its tests ran.
   tests       one a cell: an image case ("ext4_backport.case.NAME"), a
               corpus image ("ext4_backport.corpus.IMAGE"), a gate
               ("ext4_backport.gate.GATE", on the series' first build that
               carries a stack) or an fstests test ("fstests.ext4.001").
-              Its id is the run's (kit commit and date) with the cell's
-              place, so each run's verdicts are new tests.  The kit's
+              Its id is the run's (kit commit, date and shard) with the
+              cell's place, so each run's verdicts are new tests.  The kit's
               status is KCIDB's (TIMEOUT is ERROR); what the cell expected,
               what it saw, its keys and its log's path are under "misc".
 
 Every id starts with the origin, "ORIGIN:", the name KernelCI gives a
-submitter (ext4_backport_kit unless one is given)."""
+submitter (ext4_backport_kit unless one is given).  A variant without
+"@ARCH" is of the default arch, x86_64 (matrix.yaml's first arch)."""
 import hashlib
 import re
 
 ORIGIN = "ext4_backport_kit"
 MAJOR, MINOR = 5, 3
+DEFAULT_ARCH = "x86_64"
 # KCIDB's "path" is dot-separated words of these characters.
 WORD = re.compile(r"[^A-Za-z0-9_-]")
 ORIGIN_RE = re.compile(r"^[a-z0-9_]+$")
-# What the kit writes where a build failed: build/kernel/kernel's marker
-# and the report's "the X.Y VARIANT kernel failed to build".
-BUILD_FAILED = ("build failed", "failed to build")
 EXCERPT = 16384			# KCIDB's maxLength of a log excerpt
 
 
@@ -46,8 +50,8 @@ def word(s):
 
 def arch_of(variant):
     """The machine a variant's kernel is for: VARIANT@ARCH, or the
-    default arch's x86_64."""
-    return variant.partition("@")[2] or "x86_64"
+    default arch."""
+    return variant.partition("@")[2] or DEFAULT_ARCH
 
 
 def run_id(m):
@@ -56,15 +60,19 @@ def run_id(m):
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def build_status(cells, series):
-    """A build's status from the cells judged on it (see the module's
-    comment)."""
+def judged_key(cells, name):
+    """The key NAME of the cells judged this run (PASS or FAIL: a stale
+    or failed record's keys are not this run's), or ""."""
+    return next((c.keys[name] for c in cells if c.status in ("PASS", "FAIL") and c.keys and c.keys.get(name)), "")
+
+
+def build_status(cells, series, kernel):
+    """A build's status and why (see the module's comment)."""
     if series.status == "skipped":
         return "SKIP", series.reason
-    if any(c.keys and c.keys.get("kernel") for c in cells):
+    if kernel:
         return "PASS", ""
-    why = next((c.reason for c in cells if c.reason), "")
-    return ("FAIL" if any(w in why for w in BUILD_FAILED) else "MISS"), why
+    return "MISS", next((c.reason for c in cells if c.reason), "")
 
 
 def test_status(c):
@@ -108,13 +116,25 @@ def kcidb(m, origin=ORIGIN):
     run = run_id(m)
     checkouts, builds, tests = [], [], []
     build_of = {}
+
+    def build(s, v, co, suffix, kernel, status, why, comment):
+        bid = "%s:%s-%s%s-%s" % (origin, s.name, word(v), suffix, kernel or "unbuilt-" + run)
+        b = {"id": bid, "origin": origin, "checkout_id": co,
+             "architecture": word(arch_of(v)).replace("-", "_"), "start_time": m.date, "status": status,
+             "comment": comment,
+             "misc": {"series": s.name, "variant": v, "kernel_key": kernel, "kit": m.run.get("kit", "")}}
+        if why:
+            b["log_excerpt"] = why[-EXCERPT:]
+        builds.append(b)
+        return bid
+
     for s in m.series:
-        first_stacked = None
+        first_stacked, co_of = None, {}
         for v in s.variants:
             stack = s.stacks.get(v, "-")
             cells = m.of("case", s.name, v) + m.of("corpus", s.name, v)
-            source = next((c.keys.get("source") for c in cells if c.keys and c.keys.get("source")), "")
-            kernel = next((c.keys.get("kernel") for c in cells if c.keys and c.keys.get("kernel")), "")
+            source = judged_key(cells, "source")
+            kernel = judged_key(cells, "kernel")
             co = "%s:%s-%s%s%s" % (origin, s.name, s.kernel or "unknown", "-" + source if source else "",
                                    "+" + stack if stack != "-" else "")
             if not any(x["id"] == co for x in checkouts):
@@ -125,26 +145,27 @@ def kcidb(m, origin=ORIGIN):
                     "start_time": m.date, "valid": s.status == "run",
                     "misc": {"series": s.name, "kernel": s.kernel, "stack": stack, "source_key": source,
                              "verified": s.verified, "kit": m.run.get("kit", "")}})
-            status, why = build_status(cells, s)
-            bid = "%s:%s-%s-%s" % (origin, s.name, word(v), kernel or "unbuilt-" + run)
-            build = {"id": bid, "origin": origin, "checkout_id": co, "architecture": word(arch_of(v)),
-                     "start_time": m.date, "status": status,
-                     "comment": "the %s kernel of %s" % (v, s.name),
-                     "misc": {"series": s.name, "variant": v, "kernel_key": kernel, "kit": m.run.get("kit", "")}}
-            if why:
-                build["log_excerpt"] = why[-EXCERPT:]
-            builds.append(build)
-            build_of[(s.name, v)] = bid
+            status, why = build_status(cells, s, kernel)
+            build_of[(s.name, v)] = build(s, v, co, "", kernel, status, why, "the %s kernel of %s" % (v, s.name))
+            co_of[v] = co
             if first_stacked is None and stack != "-":
-                first_stacked = bid
+                first_stacked = build_of[(s.name, v)]
+        for v in dict.fromkeys(c.variant for c in m.of("fstests", s.name)):
+            fst = m.of("fstests", s.name, v)
+            ran = any(c.status in ("PASS", "FAIL") for c in fst)
+            build_of[("fstests", s.name, v)] = build(
+                s, v, co_of.get(v) or next(iter(co_of.values()), ""), "-fstests", "", "PASS" if ran else "MISS",
+                "" if ran else next((c.reason for c in fst if c.reason), ""),
+                "the %s kernel of %s that fstests booted (its own config)" % (v, s.name))
         # A gate checks the stacks of its series: it goes on the first
         # build that carries one (or vanilla's, in a series with none).
         build_of[(s.name, "")] = first_stacked or (build_of[(s.name, s.variants[0])] if s.variants else None)
     for c in m.cells:
-        bid = build_of.get((c.series, c.variant))
+        bid = build_of.get(("fstests", c.series, c.variant) if c.kind == "fstests" else (c.series, c.variant))
         if bid is None:
             continue
-        t = {"id": "%s:%s.%s.%s.%s.%s" % (origin, run, c.series, word(c.variant) or "-", c.kind, c.name),
+        t = {"id": "%s:%s.%s.%s.%s.%s" % (origin, run, c.series, word(c.variant) if c.variant else "-", c.kind,
+                                          c.name),
              "origin": origin, "build_id": bid, "path": test_path(c), "status": test_status(c),
              "start_time": m.date, "environment": {"comment": "QEMU (TCG) guest, %s" % arch_of(c.variant)},
              "misc": misc_of(c)}

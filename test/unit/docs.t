@@ -62,7 +62,7 @@ test_expect_success 'every page of docs/ is linked from the first page; every li
 		grep -q "(docs/${f#docs/})" README.md || { echo "README.md does not link $f"; return 1; }
 	done &&
 	for f in $pages; do
-		for l in $(grep -o "](\([a-z./-]*\.md\))" "$f" | sed "s/^](//; s/)\$//"); do
+		for l in $(grep -o "](\([A-Za-z0-9./_-]*\.md\))" "$f" | sed "s/^](//; s/)\$//"); do
 			test -f "$(dirname "$f")/$l" || { echo "$f: links $l, no such page"; return 1; }
 		done
 	done
@@ -78,7 +78,7 @@ test_expect_success './kit lists every program users run; each answers --help wi
 	./kit help >"$trash/help" && test "$(sed 1d "$trash/help" | wc -l)" -ge 8 &&
 	for c in $(sed 1d "$trash/help" | awk "{ print \$1 }"); do
 		./kit "$c" --help >"$trash/out" 2>&1 </dev/null || { echo "./kit $c --help: exit $?"; return 1; }
-		grep -qi "usage" "$trash/out" && grep -qi "exit" "$trash/out" ||
+		grep -qi "usage:" "$trash/out" && grep -qi "exit" "$trash/out" ||
 			{ echo "./kit $c --help says no usage or no exit codes"; return 1; }
 	done &&
 	test_must_fail 2 ./kit nosuch 2>"$trash/err" && test_grep "kit: nosuch: no such command; ./kit help lists them" "$trash/err"

@@ -90,6 +90,15 @@ bs = sorted((x[\"misc\"][\"series\"], x[\"misc\"][\"variant\"], x[\"status\"]) f
 assert bs == [(\"5.4\", \"patched\", \"SKIP\"), (\"5.4\", \"vanilla\", \"SKIP\"),
               (\"9.9\", \"patched\", \"PASS\"), (\"9.9\", \"vanilla\", \"PASS\")], bs
 assert b[fail[\"build_id\"]][\"misc\"][\"kernel_key\"] == fail[\"misc\"][\"keys\"][\"kernel\"]
+" &&
+	sed -i "s/^\(cell	9.9	patched	kernel\)	-\$/\1	abcdefabcdef/" res/plan.tsv && { report res >/dev/null 2>&1 || :; } &&
+	python3 -c "
+import json
+d = json.load(open(\"res/kcidb.json\"))
+co = sorted(c[\"id\"] for c in d[\"checkouts\"])
+assert len(co) == 3 and sum(c.endswith(\"+abcdefabcdef\") for c in co) == 1, co
+b = {x[\"misc\"][\"variant\"]: x for x in d[\"builds\"] if x[\"misc\"][\"series\"] == \"9.9\"}
+assert b[\"patched\"][\"checkout_id\"].endswith(\"+abcdefabcdef\") and \"+\" not in b[\"vanilla\"][\"checkout_id\"], b
 "
 '
 test_expect_success 'make kcidb-submit writes it with the origin given, refuses a bad one, and sends nothing' '

@@ -232,13 +232,13 @@ test_expect_success SENDEMAIL 'what b4 cannot take, or takes otherwise, fails th
 	test_grep "^submission: b4: FAIL" log
 '
 
-# reports R ...: upstream reports in the fixture kit: one its case shows on
-# vanilla (case a, closed by the hardened patch, whose original is X),
-# one whose case (b) this run did not boot.
+# reports: upstream reports in the fixture kit: one its case shows on
+# vanilla (case a, closed by the posted fix, original B, and the hardened
+# patch, original X), one whose case (b) this run did not boot.
 reports() {
 	mkdir -p kit/common/upstream/reports kit/test/cases/a kit/test/cases/b &&
 	printf "%s\n" "Subject: A file reads a thing" "Cases: a" "Escapes: 0123456789ab (\"ext4: the commit it fixes\")" \
-		"Closed-by: X" "" "What goes wrong, in words." >kit/common/upstream/reports/shown.report &&
+		"Closed-by: B X" "" "What goes wrong, in words." >kit/common/upstream/reports/shown.report &&
 	printf "%s\n" "Subject: Another file reads another thing" "Cases: b" "Escapes: 0123456789ab (\"ext4: the commit it fixes\")" \
 		"Closed-by: X" "" "Never booted." >kit/common/upstream/reports/unshown.report &&
 	python3 -c "
@@ -250,7 +250,7 @@ json.dump(d, open(\"res/results.json\", \"w\"))"
 }
 test_expect_success SENDEMAIL 'the RFC reports the holes vanilla has as well, only those the run shows, with the patch that closes each' '
 	fixture && reports && x >log && tr "\n" " " <sub/rfc/0000-cover-letter.patch | tr -s " " >rfc &&
-	grep -q "Holes that vanilla has as well\. .* 1\. A file reads a thing\. What goes wrong, in words\. Shown by a: vanilla reads metadata through the file on 9\.9; with this series the file is stopped on each\. It escapes the check of 0123456789ab (\"ext4: the commit it fixes\")\. Closed by RFC patch 1/1\. Not shown by this run, so not claimed here: Another file reads another thing (b)\." rfc &&
+	grep -q "Holes that vanilla has as well\. .* 1\. A file reads a thing\. What goes wrong, in words\. Shown by a: vanilla reads metadata through the file on 9\.9; with these series it is stopped on each\. It escapes the check of 0123456789ab (\"ext4: the commit it fixes\")\. Closed by v2 1/2, v2 2/2, RFC 1/1\. Not shown by this run, so not claimed here: Another file reads another thing (b)\." rfc &&
 	! grep -q "Holes that" sub/v2/v2-0000-cover-letter.patch &&
 	! awk "length(\$0) > 72" sub/rfc/0000-cover-letter.patch | grep -v "^Subject:\|^Cc:\|^To:"
 '
@@ -260,7 +260,7 @@ test_expect_success 'a report without its fields, or naming what the kit lacks, 
 	test_must_fail 2 x 2>err && test_grep "shown.report: its header is not the four lines Subject, Cases, Escapes, Closed-by (missing: Escapes)" err &&
 	reports && sed -i "s/^Cases: a/Cases: nosuch/" kit/common/upstream/reports/shown.report &&
 	test_must_fail 2 x 2>err && test_grep "shown.report: names no case of test/cases: nosuch" err &&
-	reports && sed -i "s/^Closed-by: X/Closed-by: Z/" kit/common/upstream/reports/shown.report &&
+	reports && sed -i "s/^Closed-by: B X/Closed-by: Z/" kit/common/upstream/reports/shown.report &&
 	test_must_fail 2 x 2>err && test_grep "shown.report: Closed-by: names no original of common/upstream: Z" err &&
 	test -f sub/checks.txt
 '
