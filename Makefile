@@ -49,6 +49,7 @@ all: matrix
 .PHONY: help
 help:
 	@sed -n '/^#   make matrix/,/^#$$/p' Makefile | sed '$$d;s/^# \{0,1\}//'
+	@echo "  ./kit help: the programs behind the goals, run directly; docs/: a page a concern"
 	@echo
 	@awk '/^## Settings of a run/ { p = 1; next } p && /^#/ { exit } p' docs/matrix.md
 
