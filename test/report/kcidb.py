@@ -167,8 +167,10 @@ def kcidb(m, origin=ORIGIN):
         t = {"id": "%s:%s.%s.%s.%s.%s" % (origin, run, c.series, word(c.variant) if c.variant else "-", c.kind,
                                           c.name),
              "origin": origin, "build_id": bid, "path": test_path(c), "status": test_status(c),
-             "start_time": m.date, "environment": {"comment": "QEMU (TCG) guest, %s" % arch_of(c.variant)},
-             "misc": misc_of(c)}
+             "start_time": m.date, "misc": misc_of(c)}
+        if c.kind != "gate":
+            # (A gate is builds and checks on the host, or boots of its own.)
+            t["environment"] = {"comment": "QEMU (TCG) guest, %s" % arch_of(c.variant)}
         if c.kind == "fstests" and c.seconds:
             t["duration"] = float(c.seconds)
         text = excerpt(c)
