@@ -9,11 +9,13 @@
 check-unit: $(BIN)/matrix $(BIN)/mkimage $(BIN)/fuzz $(BIN)/guest-init | $(call deps,tools images build stacks report check gates submission)
 	@test/unit/run-tests unit
 
-# (GATES_ENDS, the oldest and newest series this machine has, goes to
+# (The oldest series this machine has, the first of GATES_ENDS, goes to
 # test/unit/run-tests as KIT_CHECK_GATES_CONFIG, which only its make matrix
-# turns into GATES_CONFIG, not the unit tests' makes.)
+# turns into GATES_CONFIG, not the unit tests' makes: the config gate of
+# one series, the one whose tree sparse still takes, keeps make check
+# within its hour on a fresh 2-core machine; make gates runs every one.)
 check: $(BIN)/matrix $(BIN)/mkimage $(BIN)/fuzz $(BIN)/guest-init | $(call deps,tools fetch build images guest report stacks check gates submission)
-	@KIT_CHECK_GATES_CONFIG="$(GATES_ENDS)" test/unit/run-tests all
+	@KIT_CHECK_GATES_CONFIG="$(firstword $(GATES_ENDS))" test/unit/run-tests all
 
 # The CI pipeline (.gitlab-ci.yml) run here by gitlab-ci-local from the
 # npm registry (the last version that runs on Node.js 20), shell executor,

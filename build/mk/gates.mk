@@ -13,8 +13,8 @@
 #
 # Which series run which gate is the plan's: GATES_CONFIG names the series
 # whose config gate runs (every series of the run by default; make check
-# takes GATES_ENDS, the oldest and the newest, to stay within its hour on
-# a fresh machine), GATES_ALLMOD those of allmodconfig (GATES_ENDS by
+# takes the oldest, to stay within its hour on a fresh machine),
+# GATES_ALLMOD those of allmodconfig (GATES_ENDS, the oldest and newest, by
 # default).  Every gate result carries its series' gate key (variants,
 # stacks, source, configuration, compilers: KIT_BUILD/gates/X.Y.key); one
 # of another key is stale.  A series' tree is pushed to one variant at a

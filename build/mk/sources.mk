@@ -24,11 +24,12 @@ $(DEBSRCS): FORCE | $(call deps,fetch)
 	@$(call guarded,$(p_failed),config fetch,build/fetch/fetch-source $(p_series) $(p_source) $(p_version) $(p_suite) debian matrix.lock)
 
 # SRCDIR.from says what the source is (build/fetch/source-id: its path, mtime
-# and size), rewritten only when that changes.
+# and size), rewritten only when that changes.  (Its temporary file is
+# this shell's own: make check's two makes may both write it at once.)
 $(SRC_FROMS): FORCE
 	@mkdir -p $(@D)
-	@$(call guarded,$(p_failed),source,build/fetch/source-id $(p_kind) $(p_input) >$@.tmp) && \
-	  { cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@; }
+	@$(call guarded,$(p_failed),source,build/fetch/source-id $(p_kind) $(p_input) >$@.tmp.$$$$) && \
+	  { cmp -s $@.tmp.$$$$ $@ && rm -f $@.tmp.$$$$ || mv -f $@.tmp.$$$$ $@; }
 
 # .from alone says when to unpack.  A new source also voids the object
 # trees: their files may be older than the objects, and make would keep

@@ -396,8 +396,10 @@ test_expect_success 'GATES_SHIPPED names the series of the shipped kernel gate, 
 	test "$(gatesof GATES_SHIPPED="5.10 7.3")" = "5.10:config 5.10:checkpatch 5.10:shipped 6.1:config 6.1:checkpatch 7.3:config 7.3:checkpatch 7.3:shipped " &&
 	test "$(gatesof GATES_SHIPPED=)" = "5.10:config 5.10:checkpatch 6.1:config 6.1:checkpatch 7.3:config 7.3:checkpatch "
 '
-test_expect_success 'make check runs the config gate on the oldest and the newest series' '
+test_expect_success 'make check runs the config gate on the oldest series' '
 	make -C "$TOP" -n check KIT_CACHE="$trash/kc" RESULTS="$trash/r" VERSIONS="5.10 6.1 7.3" >check.n 2>&1 &&
-	test_grep "^KIT_CHECK_GATES_CONFIG=\"5.10 7.3\" test/unit/run-tests all$" check.n
+	test_grep "^KIT_CHECK_GATES_CONFIG=\"5.10\" test/unit/run-tests all$" check.n &&
+	make -C "$TOP" -n check KIT_CACHE="$trash/kc" RESULTS="$trash/r" VERSIONS="6.12 7.3" >check.n 2>&1 &&
+	test_grep "^KIT_CHECK_GATES_CONFIG=\"6.12\" test/unit/run-tests all$" check.n
 '
 test_done
