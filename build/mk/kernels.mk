@@ -21,10 +21,11 @@ $(KIND_CONFIGS):
 	@cat $^ >$@.tmp.$$$$ && mv -f $@.tmp.$$$$ $@
 
 # For example, 6.1 patched: build/kernel/kernel 6.1 patched SRCDIR OBJDIR OUTDIR
-# versions/6.1, under the tree's lock.  (KIT_WAIT_T0, when the wait for the
-# lock began: a kernel another make finished meanwhile is not built again.)
+# versions/6.1, under the tree's lock.  (KIT_NEWER_THAN, its prerequisites:
+# under the lock, a kernel newer than each, which another make built since
+# this one looked, is not built again.)
 $(KERNELS):
-	$(REC)@$(call guarded,$(p_failed),build,KIT_WAIT_T0=$$(date +%s) KIT_CONFIG=$(p_config) KIT_VARIANT_NAME=$(p_variant) KIT_FIX_A="$(p_fix_a)" KIT_FIX_A_ORIG=$(FIX_A_ORIG) \
+	$(REC)@$(call guarded,$(p_failed),build,KIT_NEWER_THAN="$^" KIT_CONFIG=$(p_config) KIT_VARIANT_NAME=$(p_variant) KIT_FIX_A="$(p_fix_a)" KIT_FIX_A_ORIG=$(FIX_A_ORIG) \
 	  KIT_SOURCE="$(p_source)" $(p_kbuild) \
 	  flock $(p_srcdir).lock build/kernel/kernel $(p_series) $(p_stackv) $(p_srcdir) $(p_objdir) $(@D) $(p_stack))
 

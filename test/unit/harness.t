@@ -177,7 +177,7 @@ test_expect_success 'run-tests all: sources and kernels are made beside the unit
 	#!/bin/sh
 	now() { date +%s.%N; }
 	case "\$*" in
-	*" sources") echo "\$(now) sources-start nice=\$(cut -d" " -f19 /proc/self/stat)" >>"$trash/all.log"
+	*" sources") echo "\$(now) sources-start nice=\$(cut -d" " -f19 /proc/self/stat) results=\$RESULTS" >>"$trash/all.log"
 		i=0; while [ ! -e "$trash/unit.started" ] && [ \$i -lt 100 ]; do sleep 0.1; i=\$((i + 1)); done
 		[ -e "$trash/unit.started" ] || echo "\$(now) sources-alone" >>"$trash/all.log"
 		sleep 1; echo "\$(now) sources-end" >>"$trash/all.log"; echo "sources output" ;;
@@ -200,7 +200,7 @@ test_expect_success 'run-tests all: sources and kernels are made beside the unit
 	test "$(at sources-start)" -lt "$(at unit-start)" && test "$(at unit-end)" -lt "$(at matrix-start)" &&
 	test "$(at sources-end)" -lt "$(at kernels-start)" && test "$(at sources-end)" -lt "$(at matrix-start)" &&
 	test "$(at matrix-start)" -lt "$(at kernels-end)" && ! grep -q alone order &&
-	test_grep "sources-start nice=19$" all.log && test_grep "kernels-start nice=19$" all.log &&
+	test_grep "sources-start nice=19 results=/.*/early-results$" all.log && test_grep "kernels-start nice=19$" all.log &&
 	# The sources output before the matrix, the kernels output after it.
 	grep -n "^sources output$\|^# the matrix starts after [0-9]* s, beside the kernels still compiling$\|^1 passed\|^kernels output$" out | cut -d: -f2- >shown &&
 	printf "sources output\n# the matrix starts after N s, beside the kernels still compiling\n1 passed, 0 failed, 0 skipped\nkernels output\n" >want &&

@@ -86,13 +86,14 @@ test_expect_success 'a series entry outside the stack folder is refused, named; 
 	test_grep "series:1: .../evil.patch. is outside .*/s (an absolute path, .* or its forms/); name a patch file in that folder" err &&
 	test_cmp pristine t/fs/ext4/super.c && test ! -e t/.pc && test ! -e t/evil.patch
 '
-test_expect_success 'a kernel another make wrote since KIT_WAIT_T0 is taken as built; an older one is built again' '
-	tree && printf "good.patch\n" >s/series && mkdir -p out && echo made >out/bzImage && now=$(date +%s) &&
-	KIT_WAIT_T0=$((now - 5)) kernel 9.9 patched t obj out s >log 2>&1 &&
+test_expect_success 'a kernel newer than each of KIT_NEWER_THAN is taken as built; one older than any is built again' '
+	tree && printf "good.patch\n" >s/series && mkdir -p out && : >dep1 && : >dep2 &&
+	touch -d "-100 seconds" dep1 dep2 && echo made >out/bzImage &&
+	KIT_NEWER_THAN="dep1 dep2" kernel 9.9 patched t obj out s >log 2>&1 &&
 	test_grep "9.9 *patched: bzImage built meanwhile by another make (out/bzImage)" log &&
 	test_cmp pristine t/fs/ext4/super.c && test ! -e out/build.log && test "$(cat out/bzImage)" = made &&
-	touch -d "@$((now - 100))" out/bzImage &&
-	{ KIT_WAIT_T0=$now kernel 9.9 patched t obj out s >log 2>&1 || :; } &&
+	touch -d "+5 seconds" dep2 &&
+	{ KIT_NEWER_THAN="dep1 dep2" kernel 9.9 patched t obj out s >log 2>&1 || :; } &&
 	! grep -q "built meanwhile" log && test_grep "^Applying patch .*good.patch" out/build.log &&
 	test "$(tr -d "\n" <t/fs/ext4/super.c)" = aBc
 '
