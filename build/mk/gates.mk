@@ -20,9 +20,7 @@
 # of another key is stale.  A series' tree is pushed to one variant at a
 # time, so the gates come after the kernels and the shipped kernel after
 # the config gate: a step waiting on the lock would hold a JOBS slot.
-# (Under make check, the kernels its early make builds beside the matrix
-# hold the lock too, and a gate may wait for one: the early make's
-# compiles then have the processors.)
+
 .PHONY: gates
 
 $(GATE_KEYS): FORCE

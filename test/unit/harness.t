@@ -168,42 +168,37 @@ test_expect_success 'a script run through a link, or with no trash folder, stops
 	test_must_fail 1 env TMPDIR="$trash/none" sh "$TOP/test/unit/config.t" >out 2>&1 &&
 	test_grep "^Bail out! .*config.t: no trash folder under $trash/none" out && ! grep -q "^ok" out
 '
-test_expect_success 'run-tests all: sources and kernels are made beside the unit tests, at the lowest priority; the matrix starts when both unit tests and sources ended, beside the kernels' '
-	# A stand-in make logs what it is asked, when, and at which nice level;
-	# the one unit script logs its own start and end.  The kernels end only
-	# once the matrix began (10 s at most): run-tests must not wait for them.
+test_expect_success 'run-tests all: the matrix runs beside the unit tests, at the lowest priority, its boots held until they end' '
+	# A stand-in make logs when it starts and at which nice level, then
+	# when KIT_BOOT_GATE lets a boot through (flock -s, as guest-lib.sh
+	# takes it; 10 s at most); the one unit script logs its own start and
+	# end, 1 s apart.
 	mkdir -p fakebin &&
 	cat >fakebin/make <<-EOF &&
 	#!/bin/sh
 	now() { date +%s.%N; }
 	case "\$*" in
-	*" sources") echo "\$(now) sources-start nice=\$(cut -d" " -f19 /proc/self/stat) results=\$RESULTS" >>"$trash/all.log"
-		i=0; while [ ! -e "$trash/unit.started" ] && [ \$i -lt 100 ]; do sleep 0.1; i=\$((i + 1)); done
-		[ -e "$trash/unit.started" ] || echo "\$(now) sources-alone" >>"$trash/all.log"
-		sleep 1; echo "\$(now) sources-end" >>"$trash/all.log"; echo "sources output" ;;
-	*" kernels") echo "\$(now) kernels-start nice=\$(cut -d" " -f19 /proc/self/stat)" >>"$trash/all.log"
-		i=0; while [ ! -e "$trash/matrix.started" ] && [ \$i -lt 100 ]; do sleep 0.1; i=\$((i + 1)); done
-		sleep 1; echo "\$(now) kernels-end" >>"$trash/all.log"; echo "kernels output" ;;
-	*matrix*) echo "\$(now) matrix-start" >>"$trash/all.log"; : >"$trash/matrix.started"; echo "1 passed, 0 failed, 0 skipped" ;;
+	*matrix*) echo "\$(now) matrix-start nice=\$(cut -d" " -f19 /proc/self/stat) args=\$*" >>"$trash/all.log"
+		i=0; while ! flock -n -s "\$KIT_BOOT_GATE" true && [ \$i -lt 100 ]; do sleep 0.1; i=\$((i + 1)); done
+		echo "\$(now) boots-open" >>"$trash/all.log"; echo "matrix output"; echo "1 passed, 0 failed, 0 skipped" ;;
 	*) exit 0 ;;
 	esac
 	EOF
 	chmod +x fakebin/make && : >all.log &&
 	unit u7 slow <<-T &&
-	echo "\$(date +%s.%N) unit-start" >>"$trash/all.log"; : >"$trash/unit.started"
+	echo "\$(date +%s.%N) unit-start" >>"$trash/all.log"; sleep 1
 	echo "\$(date +%s.%N) unit-end" >>"$trash/all.log"; echo "ok 1 - slow"; echo "1..1"
 	T
-	PATH="$trash/fakebin:$PATH" RESULTS=none KIT_UNIT_DIR=u7 test_must_fail 1 run-tests all >out 2>&1 &&
+	PATH="$trash/fakebin:$PATH" RESULTS=none KIT_CHECK_GATES_CONFIG=5.10 KIT_UNIT_DIR=u7 test_must_fail 1 run-tests all >out 2>&1 &&
 	# (at EVENT: its line in time order)
 	sort -n all.log | cut -d" " -f2 >order &&
 	at() { grep -n "^$1\$" order | cut -d: -f1; } &&
-	test "$(at sources-start)" -lt "$(at unit-start)" && test "$(at unit-end)" -lt "$(at matrix-start)" &&
-	test "$(at sources-end)" -lt "$(at kernels-start)" && test "$(at sources-end)" -lt "$(at matrix-start)" &&
-	test "$(at matrix-start)" -lt "$(at kernels-end)" && ! grep -q alone order &&
-	test_grep "sources-start nice=19 results=/.*/early-results$" all.log && test_grep "kernels-start nice=19$" all.log &&
-	# The sources output before the matrix, the kernels output after it.
-	grep -n "^sources output$\|^# the matrix starts after [0-9]* s, beside the kernels still compiling$\|^1 passed\|^kernels output$" out | cut -d: -f2- >shown &&
-	printf "sources output\n# the matrix starts after N s, beside the kernels still compiling\n1 passed, 0 failed, 0 skipped\nkernels output\n" >want &&
-	sed "s/after [0-9]* s/after N s/" shown >shown.n && test_cmp want shown.n
+	test "$(at matrix-start)" -lt "$(at unit-end)" && test "$(at unit-end)" -lt "$(at boots-open)" &&
+	test_grep "matrix-start nice=19 args=.* matrix GATES=1 GATES_ALLMOD= GATES_CONFIG=5.10$" all.log &&
+	# The unit script, then the matrix output, in that order.
+	sed -n -e "s/^\(slow.t\) .* passed.*/\1/p" -e "s/^# the unit tests ended after [0-9]* s; \(the matrix began beside them, its boots from now on\)$/\1/p" \
+		-e "/^matrix output$/p" -e "/^1 passed/p" out >shown &&
+	printf "slow.t\nthe matrix began beside them, its boots from now on\nmatrix output\n1 passed, 0 failed, 0 skipped\n" >want &&
+	test_cmp want shown
 '
 test_done

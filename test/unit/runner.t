@@ -12,6 +12,12 @@ test_expect_success 'a guest that answers as expected passes every case in one b
 	test "$(st r a)$(st r b)$(st r c)" = PASSPASSPASS &&
 	test -f r/boot1.log && test ! -f r/boot2.log
 '
+test_expect_success 'a boot waits while KIT_BOOT_GATE is held, and its time limit starts after the wait' '
+	setup && : >gate && rm -f held.end &&
+	{ flock -x gate sh -c "sleep 3; : >held.end" & } && sleep 0.5 &&
+	KIT_BOOT_GATE=$trash/gate KIT_GUEST_TIMEOUT=2 guest ok vanilla r &&
+	test -e held.end && test "$(st r a)$(st r b)$(st r c)" = PASSPASSPASS && wait
+'
 test_expect_success 'a watched case ends its report with the blocks the boot wrote to its disk, the image untouched' '
 	setup && for c in a b c; do
 		head -c 16384 /dev/zero >images/$c.img && key made $c >images/$c.img.key || return 1
