@@ -64,6 +64,14 @@
  *   point FILE at WHERE            the first block of FILE (a path of the
  *                                  tree) moved onto WHERE: reading FILE then
  *                                  reads that metadata unless the kernel stops it
+ *   split FILE                     FILE's one extent cut in five that follow
+ *                                  each other on disk, more than the inode
+ *                                  holds: its extent tree gets a leaf block
+ *                                  (depth 1), as a fragmented file has; the
+ *                                  data stays where it is
+ *   xattr FILE SIZE                FILE given a user attribute of SIZE bytes
+ *                                  (64 to 900), too large for the inode:
+ *                                  libext2fs writes it into a block of its own
  *   bigalloc                       clusters of 16 blocks (-C 16384, so one
  *                                  group, and s_first_data_block 0 while the
  *                                  superblock stays at block 1); no resize
@@ -129,7 +137,11 @@
  *        double-indirect block) | meta-gdt G (with meta_bg, the descriptor
  *        block group G holds) | mmp (the MMP block) | quota-file usr|grp
  *        (the first block of that quota file) | orphan-file (the first
- *        block of the orphan file), then optionally +N or -N blocks
+ *        block of the orphan file) | dir-block DIR (the first block of
+ *        the directory DIR, a path of the tree) | extent-leaf FILE (the
+ *        leaf block of FILE's extent tree: split it first) | xattr-block
+ *        FILE (FILE's attribute block: give it one first), then
+ *        optionally +N or -N blocks
  *        ("inode-table 1 at backup-superblock 1 -4": a table that starts
  *        four blocks before that backup and covers it)
  */
@@ -235,7 +247,7 @@ static void usage(void)
 static int twin;	/* --twin: "feature shared_blocks on" lines left out */
 
 enum where { W_SB, W_GDT, W_PAST_END, W_TOP, W_BACKUP_SB, W_BACKUP_GDT, W_ITABLE, W_JOURNAL, W_RESIZE, W_META_GDT,
-	     W_MMP, W_QUOTA, W_ORPHAN };
+	     W_MMP, W_QUOTA, W_ORPHAN, W_DIR_BLOCK, W_EXTENT_LEAF, W_XATTR_BLOCK };
 enum what { OP_BB, OP_IB, OP_IT };
 
 struct move {
@@ -243,6 +255,7 @@ struct move {
 	unsigned int group;
 	enum where where;
 	unsigned int arg;
+	char path[64];		/* the file or directory of W_DIR_BLOCK and the rest */
 	int offset;		/* blocks after (or, negative, before) the place */
 };
 
@@ -286,6 +299,9 @@ struct recipe {
 	int resize_extra_slot;
 	int resize_extents_flag;
 	int journal_errno;	/* 0: leave s_errno */
+	char split_file[64];	/* empty: none split */
+	char xattr_file[64];	/* empty: no attribute block */
+	unsigned int xattr_size;
 };
 
 static void bad_line(const char *file, int line, const char *fmt, ...)
@@ -353,8 +369,13 @@ static void parse_where(const char *file, int line, struct move *m, char **tok, 
 		m->where = W_QUOTA, m->arg = !strcmp(tok[1], "grp");
 	else if (!strcmp(tok[0], "orphan-file") && n == 1)
 		m->where = W_ORPHAN;
-	else
-		bad_line(file, line, "unknown place '%s' (superblock, gdt, past-end, top, backup-superblock G, backup-gdt G, inode-table G, journal, resize-dind, meta-gdt G, mmp, quota-file usr|grp, orphan-file)", tok[0]);
+	else if ((!strcmp(tok[0], "dir-block") || !strcmp(tok[0], "extent-leaf") || !strcmp(tok[0], "xattr-block")) && n == 2) {
+		if (strlen(tok[1]) >= sizeof(m->path))
+			bad_line(file, line, "%s: the path '%s' is too long", tok[0], tok[1]);
+		m->where = tok[0][0] == 'd' ? W_DIR_BLOCK : tok[0][0] == 'e' ? W_EXTENT_LEAF : W_XATTR_BLOCK;
+		strcpy(m->path, tok[1]);
+	} else
+		bad_line(file, line, "unknown place '%s' (superblock, gdt, past-end, top, backup-superblock G, backup-gdt G, inode-table G, journal, resize-dind, meta-gdt G, mmp, quota-file usr|grp, orphan-file, dir-block DIR, extent-leaf FILE, xattr-block FILE)", tok[0]);
 }
 
 static void read_recipe(const char *file, struct recipe *r)
@@ -431,6 +452,17 @@ static void read_recipe(const char *file, struct recipe *r)
 			strcpy(r->point_file, tok[1]);
 			parse_where(file, line, &r->point_where, tok + 3, n - 3);
 			r->point = 1;
+		} else if (!strcmp(tok[0], "split")) {
+			if (n != 2 || strlen(tok[1]) >= sizeof(r->split_file))
+				bad_line(file, line, "usage: split FILE");
+			strcpy(r->split_file, tok[1]);
+		} else if (!strcmp(tok[0], "xattr")) {
+			if (n != 3 || strlen(tok[1]) >= sizeof(r->xattr_file))
+				bad_line(file, line, "usage: xattr FILE SIZE");
+			strcpy(r->xattr_file, tok[1]);
+			r->xattr_size = number(file, line, tok[2]);
+			if (r->xattr_size < 64 || r->xattr_size > 900)
+				bad_line(file, line, "xattr: SIZE is 64 to 900 bytes, not %u", r->xattr_size);
 		} else if (!strcmp(tok[0], "feature")) {
 			if (n != 3 || strcmp(tok[1], "shared_blocks"))
 				bad_line(file, line, "usage: feature shared_blocks on|off");
@@ -792,6 +824,55 @@ static blk64_t resize_inode(ext2_filsys fs, struct ext2_inode *inode)
 	return inode->i_block[EXT2_DIND_BLOCK];
 }
 
+/* A path of the tree, as its inode number. */
+static ext2_ino_t path_ino(ext2_filsys fs, const char *path)
+{
+	ext2_ino_t ino;
+	errcode_t err = ext2fs_namei(fs, EXT2_ROOT_INO, EXT2_ROOT_INO, path, &ino);
+
+	if (err)
+		die_fs(err, path);
+	return ino;
+}
+
+/* The metadata of one inode of the tree a place names: a directory's first
+ * block, the leaf block of a file's extent tree, a file's attribute block. */
+static blk64_t inode_place(ext2_filsys fs, const struct move *m)
+{
+	ext2_ino_t ino = path_ino(fs, m->path);
+	struct ext2_inode inode;
+	blk64_t b = 0;
+	errcode_t err = ext2fs_read_inode(fs, ino, &inode);
+
+	if (err)
+		die_fs(err, m->path);
+	if (m->where == W_DIR_BLOCK) {
+		if (!LINUX_S_ISDIR(inode.i_mode))
+			die("dir-block %s: not a directory", m->path);
+		err = ext2fs_bmap2(fs, ino, NULL, NULL, 0, 0, NULL, &b);
+		if (err || !b)
+			die_fs(err ? err : EXT2_ET_BAD_BLOCK_NUM, "find the directory's first block");
+	} else if (m->where == W_XATTR_BLOCK) {
+		b = ext2fs_file_acl_block(fs, &inode);
+		if (!b)
+			die("xattr-block %s: it has no attribute block (give it one: xattr %s SIZE)", m->path, m->path);
+	} else {
+		ext2_extent_handle_t h;
+		struct ext2fs_extent ext;
+
+		err = ext2fs_extent_open(fs, ino, &h);
+		if (!err)
+			err = ext2fs_extent_get(h, EXT2_EXTENT_ROOT, &ext);
+		if (err)
+			die_fs(err, "read the extent tree of the file");
+		ext2fs_extent_free(h);
+		if (ext.e_flags & EXT2_EXTENT_FLAGS_LEAF)
+			die("extent-leaf %s: its extents fit in its inode (split it first: split %s)", m->path, m->path);
+		b = ext.e_pblk;
+	}
+	return b;
+}
+
 static blk64_t base_place(ext2_filsys fs, const struct move *m)
 {
 	/* The primary superblock is at byte 1024 whatever s_first_data_block
@@ -864,6 +945,10 @@ static blk64_t base_place(ext2_filsys fs, const struct move *m)
 		if (m->arg >= fs->group_desc_count)
 			die("no group %u (the image has %u)", m->arg, fs->group_desc_count);
 		return ext2fs_inode_table_loc(fs, m->arg);
+	case W_DIR_BLOCK:
+	case W_EXTENT_LEAF:
+	case W_XATTR_BLOCK:
+		return inode_place(fs, m);
 	}
 	return 0;
 }
@@ -1160,6 +1245,78 @@ static void journal_at(ext2_filsys fs, const struct recipe *r)
 	memcpy(fs->super->s_jnl_blocks, inode.i_block, EXT2_N_BLOCKS * 4);
 	fs->super->s_jnl_blocks[15] = inode.i_size_high;
 	fs->super->s_jnl_blocks[16] = inode.i_size;
+}
+
+/* FILE's one extent cut in five that follow each other on disk: more
+ * than the four the inode holds, so libext2fs moves them into a leaf block
+ * it allocates (the extent tree gets depth 1).  The data stays where it is. */
+static void split_file(ext2_filsys fs, const char *path)
+{
+	ext2_ino_t ino = path_ino(fs, path);
+	ext2_extent_handle_t h;
+	struct ext2fs_extent ext;
+	struct ext2_extent_info info;
+	blk64_t pblk, lblk, len, part;
+	errcode_t err = ext2fs_read_bitmaps(fs);
+	int i;
+
+	if (!err)
+		err = ext2fs_extent_open(fs, ino, &h);
+	if (!err)
+		err = ext2fs_extent_get(h, EXT2_EXTENT_ROOT, &ext);
+	if (err)
+		die_fs(err, "split: read the extent of the file");
+	if (!(ext.e_flags & EXT2_EXTENT_FLAGS_LEAF) || ext.e_len < 5 ||
+	    ext2fs_extent_get(h, EXT2_EXTENT_NEXT_LEAF, &ext) != EXT2_ET_EXTENT_NO_NEXT)
+		die("split %s: not one extent of five blocks or more", path);
+	err = ext2fs_extent_get(h, EXT2_EXTENT_ROOT, &ext);
+	pblk = ext.e_pblk, lblk = ext.e_lblk, len = ext.e_len, part = len / 5;
+	ext.e_len = part;
+	if (!err)
+		err = ext2fs_extent_replace(h, 0, &ext);
+	for (i = 1; i < 5 && !err; i++) {
+		ext.e_pblk = pblk + i * part;
+		ext.e_lblk = lblk + i * part;
+		ext.e_len = i == 4 ? len - 4 * part : part;
+		ext.e_flags = 0;
+		err = ext2fs_extent_insert(h, EXT2_EXTENT_INSERT_AFTER, &ext);
+	}
+	if (!err)
+		err = ext2fs_extent_get_info(h, &info);
+	if (!err && info.max_depth < 1)
+		die("split %s: its extents still fit in its inode", path);
+	ext2fs_extent_free(h);
+	if (err)
+		die_fs(err, "split the file's extent");
+}
+
+/* FILE given one user attribute, "user.kit", of SIZE bytes of known
+ * content: more than its inode holds, so libext2fs writes it into an
+ * attribute block of its own (i_file_acl). */
+static void add_xattr(ext2_filsys fs, const char *path, unsigned int size)
+{
+	ext2_ino_t ino = path_ino(fs, path);
+	struct ext2_xattr_handle *h;
+	struct ext2_inode inode;
+	unsigned char buf[900];
+	errcode_t err = ext2fs_read_bitmaps(fs);
+
+	fill("user.kit", buf, size);
+	if (!err)
+		err = ext2fs_xattrs_open(fs, ino, &h);
+	if (err)
+		die_fs(err, "xattr: open the attributes of the file");
+	err = ext2fs_xattrs_read(h);
+	if (!err)
+		err = ext2fs_xattr_set(h, "user.kit", buf, size);
+	if (!err)
+		err = ext2fs_xattrs_close(&h);
+	if (!err)
+		err = ext2fs_read_inode(fs, ino, &inode);
+	if (err)
+		die_fs(err, "xattr: write the attribute");
+	if (!ext2fs_file_acl_block(fs, &inode))
+		die("xattr %s %u: it went into the inode, not a block of its own", path, size);
 }
 
 /* Move the first block of a file onto a metadata block, through the
@@ -1540,6 +1697,10 @@ int main(int argc, char **argv)
 		journal_file(fs, &r, man);
 	if (r.quota_link)
 		quota_file_link(fs, &r, man);
+	if (r.split_file[0])
+		split_file(fs, r.split_file);
+	if (r.xattr_file[0])
+		add_xattr(fs, r.xattr_file, r.xattr_size);
 	if (r.share_fill != 0xff && !r.share_bitmaps)
 		die("%s: share-fill without share-bitmaps", argv[1]);
 	if (r.share_keep_uninit && !r.share_bitmaps)

@@ -331,4 +331,42 @@ test_expect_success 'IMAGE.meta: what a file pointed at metadata reads, from the
 	echo "$(sha256sum <j.out | cut -d" " -f1)  .journal" >want && test_cmp want journal-file.img.meta &&
 	img plain && test_cmp /dev/null plain.img.meta
 '
+test_expect_success 'leak-dir-block, -extent-leaf, -xattr-block: one-block is another inode'"'"'s metadata; e2fsck clean without the point' '
+	img leak-dir-block && d=$(debugfs -R "bmap dir/nested 0" leak-dir-block.img 2>/dev/null) && test -n "$d" &&
+	test "$(debugfs -R "bmap one-block 0" leak-dir-block.img 2>/dev/null)" = "$d" &&
+	img leak-extent-leaf && debugfs -R "ex dir/big" leak-extent-leaf.img 2>/dev/null >ex &&
+	test "$(grep -c "^ 1/ 1 " ex)" = 5 && l=$(awk "\$1 == \"0/\" { print \$8 }" ex) && test -n "$l" &&
+	test "$(debugfs -R "bmap one-block 0" leak-extent-leaf.img 2>/dev/null)" = "$l" &&
+	img leak-xattr-block && a=$(debugfs -R "stat dir/small" leak-xattr-block.img 2>/dev/null | sed -n "s/.*File ACL: \([0-9]*\).*/\1/p") &&
+	test -n "$a" && test "$a" -gt 0 && test "$(debugfs -R "bmap one-block 0" leak-xattr-block.img 2>/dev/null)" = "$a" &&
+	debugfs -R "ea_get dir/small user.kit" leak-xattr-block.img 2>/dev/null | grep -q . &&
+	recipe sx <<-\R &&
+	split dir/big
+	xattr dir/small 600
+	R
+	$BIN/mkimage sx/recipe sx.img && e2fsck -fn sx.img >fsck.out 2>&1 && contents_match sx.img
+'
+test_expect_success 'split, xattr and the places of an inode'"'"'s metadata refuse what they cannot make' '
+	recipe s1 <<-\R &&
+	point one-block at extent-leaf dir/big
+	R
+	test_must_fail 1 $BIN/mkimage s1/recipe s1.img 2>err && test_grep "extent-leaf dir/big: its extents fit in its inode (split it first: split dir/big)" err &&
+	recipe s2 <<-\R &&
+	point one-block at xattr-block dir/small
+	R
+	test_must_fail 1 $BIN/mkimage s2/recipe s2.img 2>err && test_grep "xattr-block dir/small: it has no attribute block" err &&
+	recipe s3 <<-\R &&
+	point one-block at dir-block dir/small
+	R
+	test_must_fail 1 $BIN/mkimage s3/recipe s3.img 2>err && test_grep "dir-block dir/small: not a directory" err &&
+	recipe s4 <<-\R &&
+	split one-block
+	R
+	test_must_fail 1 $BIN/mkimage s4/recipe s4.img 2>err && test_grep "split one-block: not one extent of five blocks or more" err &&
+	recipe s5 <<-\R &&
+	xattr dir/small 9000
+	R
+	test_must_fail 2 $BIN/mkimage s5/recipe s5.img 2>err && test_grep "s5/recipe:1: xattr: SIZE is 64 to 900 bytes, not 9000" err &&
+	! ls s1.img* s2.img* s3.img* s4.img* s5.img* 2>/dev/null
+'
 test_done
