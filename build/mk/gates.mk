@@ -20,7 +20,6 @@
 # of another key is stale.  A series' tree is pushed to one variant at a
 # time, so the gates come after the kernels and the shipped kernel after
 # the config gate: a step waiting on the lock would hold a JOBS slot.
-
 .PHONY: gates
 
 $(GATE_KEYS): FORCE

@@ -25,7 +25,7 @@ $(DEBSRCS): FORCE | $(call deps,fetch)
 
 # SRCDIR.from says what the source is (build/fetch/source-id: its path, mtime
 # and size), rewritten only when that changes.  (Its temporary file is
-# this shell's own: make check's two makes may both write it at once.)
+# this shell's own: two makes on one cache may both write it at once.)
 $(SRC_FROMS): FORCE
 	@mkdir -p $(@D)
 	@$(call guarded,$(p_failed),source,build/fetch/source-id $(p_kind) $(p_input) >$@.tmp.$$$$) && \

@@ -1328,9 +1328,7 @@ static void point_file(ext2_filsys fs, const struct recipe *r)
 	ext2_ino_t ino;
 	errcode_t err;
 
-	err = ext2fs_namei(fs, EXT2_ROOT_INO, EXT2_ROOT_INO, r->point_file, &ino);
-	if (err)
-		die_fs(err, r->point_file);
+	ino = path_ino(fs, r->point_file);
 	err = ext2fs_extent_open(fs, ino, &h);
 	if (!err)
 		err = ext2fs_extent_get(h, EXT2_EXTENT_ROOT, &ext);
