@@ -5,7 +5,7 @@
 #
 #   make matrix [VERSIONS=...] [FLAVOURS=...] [ARCHES=...] [CORPUS=] [SANITIZE=1] [GATES=1] [FSTESTS=1] [SHARD=I/N] [JOBS=N]
 #   make gates | check | check-unit | check-farm | ci-local
-#   make report [FROM="DIR..."] | kcidb-submit [KCIDB_ORIGIN=...] [KCIDB_IO=DIR] | fuzz | fstests SERIES=X.Y | plan
+#   make report [FROM="DIR..."] | kcidb-submit [KCIDB_ORIGIN=...] [KCIDB_IO=DIR] | fuzz | mount-time | fstests SERIES=X.Y | plan
 #   make apply TREE=... | export FORMAT=... SERIES=X.Y OUT=... | submission | fstests-submission KIT_FSTESTS=...
 #   make review | bump SERIES=X.Y | clean-results | help
 #
@@ -89,5 +89,6 @@ include build/mk/gates.mk
 include build/mk/fstests.mk
 include build/mk/run.mk
 include build/mk/fuzz.mk
+include build/mk/scale.mk
 include build/mk/maintain.mk
 include build/mk/check.mk

@@ -18,7 +18,10 @@
  * view of every group, built from the block bitmaps, as a monitoring tool
  * reads it) and counts its groups and free clusters.
  * Facts go to "# out: " lines (the host
- * compares them with the case's expected verdict), the kernel's own
+ * compares them with the case's expected verdict); how long the first
+ * mount(2) took (CLOCK_MONOTONIC, in the guest: under TCG a measure to
+ * compare kernels by, not a real disk's time) to "# mount-time CASE US";
+ * the kernel's own
  * messages of that case to "# kmsg: " lines, all on the KTAP channel (/dev/ttyS1,
  * or the device KIT_KTAP names).  An Oops, BUG, WARNING, KASAN
  * or panic line in the case's kernel log makes it "not ok", whatever the
@@ -60,6 +63,7 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 #include <linux/fs.h>
 #include <linux/fsmap.h>
@@ -471,6 +475,8 @@ static int run_case(int n, const struct plan *p)
 	char dev[64], mnt[128];
 	int rw = !strcmp(p->mode, "rw");
 	const char *opts = p->opts[0] ? p->opts : NULL;
+	struct timespec t0, t1;
+	int e;
 
 	trouble[0] = '\0';
 	say("# case %d %s\n", n, p->name);
@@ -479,8 +485,13 @@ static int run_case(int n, const struct plan *p)
 	mkdir("/mnt", 0755);
 	mkdir(mnt, 0755);
 
-	if (mount(dev, mnt, "ext4", rw ? 0 : MS_RDONLY, opts)) {
-		say("# out: mount: %s\n", errname(errno));
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	e = mount(dev, mnt, "ext4", rw ? 0 : MS_RDONLY, opts) ? errno : 0;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	say("# mount-time %s %lld\n", p->name,
+	    (long long)(t1.tv_sec - t0.tv_sec) * 1000000 + (t1.tv_nsec - t0.tv_nsec) / 1000);
+	if (e) {
+		say("# out: mount: %s\n", errname(e));
 	} else {
 		say("# out: mount: ok\n");
 		check_files(p->name, mnt);

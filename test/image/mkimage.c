@@ -72,6 +72,12 @@
  *   xattr FILE SIZE                FILE given a user attribute of SIZE bytes
  *                                  (64 to 900), too large for the inode:
  *                                  libext2fs writes it into a block of its own
+ *   scale FILES MIB                a filesystem of MIB MiB (16 to 65536)
+ *                                  with FILES more files of 4 KiB, a
+ *                                  thousand a directory (many/NNN/NNNN):
+ *                                  a large image to time a mount on; the
+ *                                  manifest leaves them out, so the guest
+ *                                  reads only the usual tree
  *   bigalloc                       clusters of 16 blocks (-C 16384, so one
  *                                  group, and s_first_data_block 0 while the
  *                                  superblock stays at block 1); no resize
@@ -302,6 +308,7 @@ struct recipe {
 	char split_file[64];	/* empty: none split */
 	char xattr_file[64];	/* empty: no attribute block */
 	unsigned int xattr_size;
+	unsigned int scale_files, scale_mib;	/* 0: the usual 16 MiB */
 };
 
 static void bad_line(const char *file, int line, const char *fmt, ...)
@@ -456,6 +463,15 @@ static void read_recipe(const char *file, struct recipe *r)
 			if (n != 2 || strlen(tok[1]) >= sizeof(r->split_file))
 				bad_line(file, line, "usage: split FILE");
 			strcpy(r->split_file, tok[1]);
+		} else if (!strcmp(tok[0], "scale")) {
+			if (n != 3)
+				bad_line(file, line, "usage: scale FILES MIB");
+			r->scale_files = number(file, line, tok[1]);
+			r->scale_mib = number(file, line, tok[2]);
+			if (r->scale_mib < 16 || r->scale_mib > 65536 ||
+			    (unsigned long long)r->scale_files * 5 > (unsigned long long)r->scale_mib * 1024)
+				bad_line(file, line, "scale: %u files of 4 KiB do not fit %u MiB (16 to 65536)",
+					 r->scale_files, r->scale_mib);
 		} else if (!strcmp(tok[0], "xattr")) {
 			if (n != 3 || strlen(tok[1]) >= sizeof(r->xattr_file))
 				bad_line(file, line, "usage: xattr FILE SIZE");
@@ -650,7 +666,39 @@ static void settime(const char *path)
 		die("set times of %s:", path);
 }
 
-static void make_tree(const char *root, FILE *man)
+/* FILES files of 4 KiB under ROOT/many, a thousand a directory, none in
+ * the manifest; their directories' times set last, as make_tree's. */
+static void make_scale(const char *root, unsigned int files)
+{
+	unsigned char buf[4096];
+	char path[8192];
+	unsigned int i;
+
+	snprintf(path, sizeof(path), "%s/many", root);
+	if (files && mkdir(path, 0755))
+		die("mkdir %s:", path);
+	for (i = 0; i < files; i++) {
+		if (i % 1000 == 0) {
+			snprintf(path, sizeof(path), "%s/many/%03u", root, i / 1000);
+			if (mkdir(path, 0755))
+				die("mkdir %s:", path);
+		}
+		snprintf(path, sizeof(path), "%s/many/%03u/%04u", root, i / 1000, i % 1000);
+		fill(path + strlen(root), buf, sizeof(buf));
+		write_file(path, buf, sizeof(buf));
+		settime(path);
+	}
+	for (i = 0; i < files; i += 1000) {
+		snprintf(path, sizeof(path), "%s/many/%03u", root, i / 1000);
+		settime(path);
+	}
+	if (files) {
+		snprintf(path, sizeof(path), "%s/many", root);
+		settime(path);
+	}
+}
+
+static void make_tree(const char *root, FILE *man, unsigned int scale_files)
 {
 	char path[8192];
 	size_t i;
@@ -677,6 +725,7 @@ static void make_tree(const char *root, FILE *man)
 		settime(path);
 		free(buf);
 	}
+	make_scale(root, scale_files);
 	/* mke2fs -d copies times: set them last, children before parents. */
 	for (i = sizeof(dirs) / sizeof(dirs[0]); i-- > 0;) {
 		snprintf(path, sizeof(path), "%s%s", root, dirs[i]);
@@ -689,13 +738,16 @@ static void make_tree(const char *root, FILE *man)
 #define FEATURES "64bit,flex_bg,metadata_csum,extent,huge_file,dir_nlink,extra_isize,has_journal,^metadata_csum_seed"
 
 static void run_mke2fs(const char *img, const char *tree, int bigalloc, int meta_bg, const char *bsize,
-		       const char *more)
+		       const char *more, unsigned int mib, unsigned int files)
 {
-	char t[32], opt[256];
+	char t[32], opt[256], blocks[32], inodes[32];
 	pid_t pid;
 	int st;
 
 	snprintf(t, sizeof(t), "%ld", FAKE_TIME);
+	/* 16384 blocks and 512 inodes, or what scale asks for and room for it. */
+	snprintf(blocks, sizeof(blocks), "%u", mib ? mib * (strcmp(bsize, "1024") ? 256 : 1024) : 16384);
+	snprintf(inodes, sizeof(inodes), "%u", 512 + files + files / 1000 + 1);
 	snprintf(tmpconf, sizeof(tmpconf), "%s.conf", tree);
 	{
 		FILE *f = fopen(tmpconf, "w");
@@ -727,11 +779,11 @@ static void run_mke2fs(const char *img, const char *tree, int bigalloc, int meta
 			size_opt = "-C", size = "16384", features = FEATURES ",bigalloc,^resize_inode";
 		snprintf(opt, sizeof(opt), "%s%s", features, more);
 		execlp("mke2fs", "mke2fs", "-q", "-F", "-t", "ext4",
-		       "-b", bsize, size_opt, size, "-N", "512", "-I", "256", "-J", strcmp(bsize, "1024") ? "size=4" : "size=1",
+		       "-b", bsize, size_opt, size, "-N", inodes, "-I", "256", "-J", strcmp(bsize, "1024") ? "size=4" : "size=1",
 		       "-O", opt,
 		       "-U", UUID, "-L", "kit-image",
 		       "-E", "hash_seed=" HASH_SEED ",root_owner=0:0,lazy_itable_init=0,lazy_journal_init=0,nodiscard",
-		       "-d", tree, img, "16384", (char *)NULL);
+		       "-d", tree, img, blocks, (char *)NULL);
 		fprintf(stderr, "%s: exec mke2fs: %s\n", prog, strerror(errno));
 		_exit(127);
 	}
@@ -1668,10 +1720,11 @@ int main(int argc, char **argv)
 	man = fopen(tmpman, "w");
 	if (!man)
 		die("create %s:", tmpman);
-	make_tree(tmptree, man);
+	make_tree(tmptree, man, r.scale_files);
 	if (r.bigalloc && r.meta_bg)
 		die("%s: bigalloc and meta_bg: one layout at a time", argv[1]);
-	run_mke2fs(tmpimg, tmptree, r.bigalloc, r.meta_bg, r.block_size4k ? "4096" : "1024", r.mke2fs_features);
+	run_mke2fs(tmpimg, tmptree, r.bigalloc, r.meta_bg, r.block_size4k ? "4096" : "1024", r.mke2fs_features,
+		   r.scale_mib, r.scale_files);
 
 	snprintf(t, sizeof(t), "%ld", FAKE_TIME);
 	setenv("E2FSPROGS_FAKE_TIME", t, 1);

@@ -18,7 +18,7 @@ BIN=${KIT_BUILD:-$TOP/.kit}/bin
 # planner, key, kit-id); the rooms come first, as build/kernel is a folder.
 rooms=
 for room in build/fetch build/kernel build/gates build/tools test/image test/guest \
-	test/judge test/report test/fuzz test/fstests test/farm test/unit; do
+	test/judge test/report test/fuzz test/fstests test/farm test/scale test/unit; do
 	rooms=$rooms$TOP/$room:
 done
 PATH=$rooms$TOP/build:$BIN:$PATH
