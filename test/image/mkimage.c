@@ -72,6 +72,25 @@
  *   xattr FILE SIZE                FILE given a user attribute of SIZE bytes
  *                                  (64 to 900), too large for the inode:
  *                                  libext2fs writes it into a block of its own
+ *   acl FILE at WHERE              FILE's attribute block (i_file_acl)
+ *                                  set to WHERE: another file's, say
+ *   indirect FILE [dind-at WHERE]  FILE mapped by direct and indirect
+ *                                  blocks instead of its extents, as ext3
+ *                                  maps it (at most 4 such lines; the data
+ *                                  stays, libext2fs allocates the indirect
+ *                                  blocks); with dind-at, the first slot of
+ *                                  its double-indirect block names WHERE
+ *   inline-flag FILE               FILE flagged as keeping its data inline
+ *                                  (INLINE_DATA_FL) while it keeps it in
+ *                                  blocks; FILE must be indirect (a kernel
+ *                                  refuses that flag beside extents)
+ *   uninit-tail DIR                directory DIR (no subdirectories) moved
+ *                                  to the last inode there is, its entry,
+ *                                  its "." and its blocks' checksums made
+ *                                  for that number, its group's
+ *                                  uninitialised tail (bg_itable_unused)
+ *                                  raised over it: an inode e2fsck calls
+ *                                  unused and a kernel may still look up
  *   scale FILES MIB                a filesystem of MIB MiB (16 to 65536)
  *                                  with FILES more files of 4 KiB, a
  *                                  thousand a directory (many/NNN/NNNN):
@@ -309,6 +328,16 @@ struct recipe {
 	char xattr_file[64];	/* empty: no attribute block */
 	unsigned int xattr_size;
 	unsigned int scale_files, scale_mib;	/* 0: the usual 16 MiB */
+	char acl_file[64];	/* empty: no acl line */
+	struct move acl_where;
+	struct indirect {
+		char path[64];
+		int dind_at;	/* the double-indirect block's first slot moved */
+		struct move where;
+	} indirect[4];
+	int nindirect;
+	char inline_file[64];	/* empty: no inline-flag line */
+	char uninit_tail[64];	/* empty: no uninit-tail line */
 };
 
 static void bad_line(const char *file, int line, const char *fmt, ...)
@@ -472,6 +501,33 @@ static void read_recipe(const char *file, struct recipe *r)
 			    (unsigned long long)r->scale_files * 5 > (unsigned long long)r->scale_mib * 1024)
 				bad_line(file, line, "scale: %u files of 4 KiB do not fit %u MiB (16 to 65536)",
 					 r->scale_files, r->scale_mib);
+		} else if (!strcmp(tok[0], "acl")) {
+			if (n < 4 || strcmp(tok[2], "at") || strlen(tok[1]) >= sizeof(r->acl_file) || r->acl_file[0])
+				bad_line(file, line, "usage: acl FILE at PLACE (one acl line)");
+			strcpy(r->acl_file, tok[1]);
+			parse_where(file, line, &r->acl_where, tok + 3, n - 3);
+		} else if (!strcmp(tok[0], "indirect")) {
+			struct indirect *x;
+
+			if (r->nindirect == (int)(sizeof(r->indirect) / sizeof(r->indirect[0])))
+				bad_line(file, line, "too many indirect lines (%zu at most)",
+					 sizeof(r->indirect) / sizeof(r->indirect[0]));
+			x = &r->indirect[r->nindirect++];
+			if (n < 2 || (n > 2 && (n < 4 || strcmp(tok[2], "dind-at"))) || strlen(tok[1]) >= sizeof(x->path))
+				bad_line(file, line, "usage: indirect FILE [dind-at PLACE]");
+			strcpy(x->path, tok[1]);
+			if (n > 2) {
+				x->dind_at = 1;
+				parse_where(file, line, &x->where, tok + 3, n - 3);
+			}
+		} else if (!strcmp(tok[0], "inline-flag")) {
+			if (n != 2 || strlen(tok[1]) >= sizeof(r->inline_file) || r->inline_file[0])
+				bad_line(file, line, "usage: inline-flag FILE (one inline-flag line)");
+			strcpy(r->inline_file, tok[1]);
+		} else if (!strcmp(tok[0], "uninit-tail")) {
+			if (n != 2 || strlen(tok[1]) >= sizeof(r->uninit_tail) || r->uninit_tail[0])
+				bad_line(file, line, "usage: uninit-tail DIR (one uninit-tail line)");
+			strcpy(r->uninit_tail, tok[1]);
 		} else if (!strcmp(tok[0], "xattr")) {
 			if (n != 3 || strlen(tok[1]) >= sizeof(r->xattr_file))
 				bad_line(file, line, "usage: xattr FILE SIZE");
@@ -1410,6 +1466,191 @@ static void point_file(ext2_filsys fs, const struct recipe *r)
 		die_fs(err, "point the file");
 }
 
+/* FILE's i_file_acl set to the block a place names (the recipe's acl
+ * line): another file's attribute block, say, which FILE then shares. */
+static void set_acl(ext2_filsys fs, const struct recipe *r)
+{
+	ext2_ino_t ino = path_ino(fs, r->acl_file);
+	struct ext2_inode inode;
+	errcode_t err = ext2fs_read_inode(fs, ino, &inode);
+
+	if (err)
+		die_fs(err, r->acl_file);
+	ext2fs_file_acl_block_set(fs, &inode, place(fs, &r->acl_where));
+	err = ext2fs_write_inode(fs, ino, &inode);
+	if (err)
+		die_fs(err, "acl: set the attribute block of the file");
+}
+
+/* FILE's blocks mapped by direct and indirect blocks instead of its
+ * extents, as ext3 maps them: the data stays where it is, libext2fs
+ * allocates the indirect blocks.  With dind-at, the first slot of its
+ * double-indirect block then names the block a place names instead of
+ * the indirect block libext2fs put there (which stays allocated, named
+ * by nothing). */
+static void make_indirect(ext2_filsys fs, const struct indirect *x)
+{
+	ext2_ino_t ino = path_ino(fs, x->path);
+	struct ext2_inode inode;
+	struct ext2_extent_info info;
+	ext2_extent_handle_t h;
+	blk64_t n, l, *map;
+	errcode_t err = ext2fs_read_bitmaps(fs);
+
+	if (!err)
+		err = ext2fs_read_inode(fs, ino, &inode);
+	if (err)
+		die_fs(err, x->path);
+	if (!(inode.i_flags & EXT4_EXTENTS_FL))
+		die("indirect %s: it has no extents to convert", x->path);
+	err = ext2fs_extent_open2(fs, ino, &inode, &h);
+	if (!err)
+		err = ext2fs_extent_get_info(h, &info);
+	if (err)
+		die_fs(err, "indirect: read the extent tree of the file");
+	ext2fs_extent_free(h);
+	if (info.max_depth)
+		die("indirect %s: its extent tree has blocks of its own (do not split it too)", x->path);
+	n = (EXT2_I_SIZE(&inode) + fs->blocksize - 1) / fs->blocksize;
+	map = calloc(n ? n : 1, sizeof(*map));
+	if (!map)
+		die("out of memory");
+	for (l = 0; l < n; l++) {
+		err = ext2fs_bmap2(fs, ino, &inode, NULL, 0, l, NULL, &map[l]);
+		if (err)
+			die_fs(err, "indirect: map the file");
+		if (!map[l] || map[l] > 0xffffffffULL)
+			die("indirect %s: block %llu is a hole or past 2^32", x->path, (unsigned long long)l);
+	}
+	inode.i_flags &= ~EXT4_EXTENTS_FL;
+	memset(inode.i_block, 0, sizeof(inode.i_block));
+	ext2fs_iblk_set(fs, &inode, 0);
+	ext2fs_iblk_add_blocks(fs, &inode, n);
+	for (l = 0; l < n; l++) {
+		err = ext2fs_bmap2(fs, ino, &inode, NULL, BMAP_ALLOC | BMAP_SET, l, NULL, &map[l]);
+		if (err)
+			die_fs(err, "indirect: map the file by indirect blocks");
+	}
+	free(map);
+	if (x->dind_at) {
+		unsigned char buf[4096];
+		blk64_t b = place(fs, &x->where);
+
+		err = ext2fs_read_inode(fs, ino, &inode);
+		if (!err && !inode.i_block[EXT2_DIND_BLOCK])
+			die("indirect %s dind-at: %llu blocks need no double-indirect block", x->path,
+			    (unsigned long long)n);
+		if (b > 0xffffffffULL)
+			die("indirect %s dind-at: block %llu does not fit a 32-bit slot", x->path, (unsigned long long)b);
+		if (!err)
+			err = io_channel_read_blk64(fs->io, inode.i_block[EXT2_DIND_BLOCK], 1, buf);
+		*(__u32 *)buf = ext2fs_cpu_to_le32((__u32)b);
+		if (!err)
+			err = io_channel_write_blk64(fs->io, inode.i_block[EXT2_DIND_BLOCK], 1, buf);
+		if (err)
+			die_fs(err, "indirect: rewrite the double-indirect block");
+	}
+}
+
+/* FILE flagged as keeping its data inline (EXT4_INLINE_DATA_FL) while it
+ * keeps it in blocks, as a raw write of i_flags leaves it. */
+static void inline_flag(ext2_filsys fs, const char *path)
+{
+	ext2_ino_t ino = path_ino(fs, path);
+	struct ext2_inode inode;
+	errcode_t err = ext2fs_read_inode(fs, ino, &inode);
+
+	if (err)
+		die_fs(err, path);
+	if (inode.i_flags & EXT4_EXTENTS_FL)
+		die("inline-flag %s: it maps its blocks with extents, and a kernel refuses that beside the flag "
+		    "whatever else it checks (make it indirect first: indirect %s)", path, path);
+	inode.i_flags |= EXT4_INLINE_DATA_FL;
+	err = ext2fs_write_inode(fs, ino, &inode);
+	if (err)
+		die_fs(err, "inline-flag: write the inode");
+}
+
+/* uninit-tail: the inode DIR was moved to (uninit_tail_move()). */
+static ext2_ino_t tail_ino;
+
+/* A directory's blocks written again: "." names DIR's new number, and
+ * each block's checksum is made for it. */
+static int renumber(ext2_ino_t dir, int entry, struct ext2_dir_entry *d, int offset, int blocksize, char *buf,
+		    void *priv)
+{
+	(void)dir, (void)blocksize, (void)buf;
+	if (entry == DIRENT_DOT_FILE)
+		d->inode = *(ext2_ino_t *)priv;
+	return offset == 0 ? DIRENT_CHANGED : 0;
+}
+
+/* Directory DIR (no subdirectories) moved to the last inode there is, the
+ * last of the last group: its parent's entry and its "." name that number,
+ * its blocks' checksums are made for it, its old inode is zeroed.
+ * uninit_tail_mark() then puts that inode in its group's uninitialised
+ * tail (bg_itable_unused). */
+static void uninit_tail_move(ext2_filsys fs, const char *path)
+{
+	unsigned int size = EXT2_INODE_SIZE(fs->super);
+	struct ext2_inode *inode = calloc(1, size), *zero = calloc(1, size);
+	ext2_ino_t ino = path_ino(fs, path), parent = EXT2_ROOT_INO, last = fs->super->s_inodes_count;
+	char dirpath[64];
+	const char *name = path, *slash = strrchr(path, '/');
+	errcode_t err = ext2fs_read_bitmaps(fs);
+
+	if (!inode || !zero)
+		die("out of memory");
+	if (slash) {
+		snprintf(dirpath, sizeof(dirpath), "%.*s", (int)(slash - path), path);
+		parent = path_ino(fs, dirpath);
+		name = slash + 1;
+	}
+	if (!err)
+		err = ext2fs_read_inode_full(fs, ino, inode, size);
+	if (err)
+		die_fs(err, path);
+	if (!LINUX_S_ISDIR(inode->i_mode) || inode->i_links_count > 2)
+		die("uninit-tail %s: not a directory without subdirectories", path);
+	if (ext2fs_test_inode_bitmap2(fs->inode_map, last))
+		die("uninit-tail %s: inode %u, the last there is, is in use", path, last);
+	err = ext2fs_write_inode_full(fs, last, inode, size);
+	if (!err)
+		err = ext2fs_write_inode_full(fs, ino, zero, size);
+	if (!err)
+		err = ext2fs_unlink(fs, parent, name, ino, 0);
+	if (!err)
+		err = ext2fs_link(fs, parent, name, last, EXT2_FT_DIR);
+	if (err)
+		die_fs(err, "uninit-tail: move the directory's inode");
+	ext2fs_inode_alloc_stats2(fs, last, +1, 1);
+	ext2fs_inode_alloc_stats2(fs, ino, -1, 1);
+	/* Its blocks carry checksums made for the old number: read them
+	 * without checking, write them for the new one. */
+	fs->flags |= EXT2_FLAG_IGNORE_CSUM_ERRORS;
+	err = ext2fs_dir_iterate2(fs, last, DIRENT_FLAG_INCLUDE_EMPTY, NULL, renumber, &last);
+	fs->flags &= ~EXT2_FLAG_IGNORE_CSUM_ERRORS;
+	if (err)
+		die_fs(err, "uninit-tail: write the directory's blocks again");
+	tail_ino = last;
+	free(inode);
+	free(zero);
+}
+
+/* The group of the inode uninit_tail_move() used: its uninitialised tail
+ * (bg_itable_unused) raised to cover it, descriptor checksum made again.
+ * Last, after share-bitmaps, which zeroes every group's tail. */
+static void uninit_tail_mark(ext2_filsys fs)
+{
+	dgrp_t g = ext2fs_group_of_ino(fs, tail_ino);
+	ext2_ino_t per = EXT2_INODES_PER_GROUP(fs->super);
+	ext2_ino_t from_end = (g + 1) * per - tail_ino + 1;
+
+	if (ext2fs_bg_itable_unused(fs, g) < from_end)
+		ext2fs_bg_itable_unused_set(fs, g, from_end);
+	ext2fs_group_desc_csum_set(fs, g);
+}
+
 /* IMAGE.meta, from the image as written: "sha256  path" of what each
  * file the recipe pointed at metadata reads when nothing stops it. */
 /* ---- a pending transaction in the journal ---- */
@@ -1752,12 +1993,26 @@ int main(int argc, char **argv)
 		split_file(fs, r.split_file);
 	if (r.xattr_file[0])
 		add_xattr(fs, r.xattr_file, r.xattr_size);
+	if (r.acl_file[0])
+		set_acl(fs, &r);
+	{
+		int i;
+
+		for (i = 0; i < r.nindirect; i++)
+			make_indirect(fs, &r.indirect[i]);
+	}
+	if (r.inline_file[0])
+		inline_flag(fs, r.inline_file);
+	if (r.uninit_tail[0])
+		uninit_tail_move(fs, r.uninit_tail);
 	if (r.share_fill != 0xff && !r.share_bitmaps)
 		die("%s: share-fill without share-bitmaps", argv[1]);
 	if (r.share_keep_uninit && !r.share_bitmaps)
 		die("%s: share-keep-uninit without share-bitmaps", argv[1]);
 	if (r.share_bitmaps)
 		share_bitmaps(fs, &r);
+	if (tail_ino)
+		uninit_tail_mark(fs);
 	if (r.journal_at)
 		journal_at(fs, &r);
 	if (r.point)

@@ -369,4 +369,66 @@ test_expect_success 'split, xattr and the places of an inode'"'"'s metadata refu
 	test_must_fail 2 $BIN/mkimage s5/recipe s5.img 2>err && test_grep "s5/recipe:1: xattr: SIZE is 64 to 900 bytes, not 9000" err &&
 	! ls s1.img* s2.img* s3.img* s4.img* s5.img* 2>/dev/null
 '
+test_expect_success 'indirect: files mapped by direct and indirect blocks read as before; e2fsck clean' '
+	recipe ind <<-\R &&
+	indirect dir/big
+	indirect block-and-a-byte
+	R
+	$BIN/mkimage ind/recipe ind.img && e2fsck -fn ind.img >fsck.out 2>&1 && contents_match ind.img &&
+	debugfs -R "stat dir/big" ind.img 2>/dev/null >big.stat && test_grep "Flags: 0x0\$" big.stat &&
+	test_grep "(IND):[0-9]*, (12-267):.*(DIND):[0-9]*, (IND):[0-9]*, (268-292):" big.stat &&
+	! grep -q EXTENTS big.stat
+'
+test_expect_success 'uninit-tail: the directory in the last inode, in its group'"'"'s unused tail, its blocks checksummed for it' '
+	recipe ut <<-\R &&
+	uninit-tail dir/nested
+	R
+	$BIN/mkimage ut/recipe ut.img && dumpe2fs ut.img >ut.dump 2>/dev/null &&
+	debugfs -R "ls -l /dir" ut.img 2>/dev/null | grep -q "^ *512  *40755 .* nested *\$" &&
+	sed -n "/^Group 7:/,\$p" ut.dump >g7 && test_grep " 1 unused inodes" g7 &&
+	debugfs -R "ls /dir/nested" ut.img >ls.out 2>&1 && ! grep -qi checksum ls.out &&
+	test_grep "512  (12) \." ls.out &&
+	debugfs -R "cat /dir/nested/seven-blocks" ut.img 2>/dev/null | sha256sum | cut -c1-64 >got &&
+	sed -n "s/  dir\/nested\/seven-blocks\$//p" ut.img.manifest >want && test_cmp want got &&
+	test_must_fail 4 e2fsck -fn ut.img >fsck.out 2>&1 &&
+	test_grep "references inode 512 found in group 7.s unused inodes area" fsck.out
+'
+test_expect_success 'map-evasions-shared: a shared attribute block read as data, an inline flag, an unused tail, a slot on the superblock' '
+	img map-evasions-shared && i=map-evasions-shared.img &&
+	a=$(debugfs -n -R "stat dir/small" $i 2>/dev/null | sed -n "s/.*File ACL: \([0-9]*\).*/\1/p") &&
+	test -n "$a" && test "$a" -gt 0 &&
+	test "$(debugfs -n -R "stat one-block" $i 2>/dev/null | sed -n "s/.*File ACL: \([0-9]*\).*/\1/p")" = "$a" &&
+	test "$(debugfs -n -R "bmap one-block 0" $i 2>/dev/null)" = "$a" &&
+	debugfs -n -R "stat block-and-a-byte" $i >bb.stat 2>/dev/null && test_grep "Flags: 0x10000000\$" bb.stat &&
+	debugfs -n -R "ls -l /dir" $i 2>/dev/null | grep -q "^ *512  *40755 .* nested *\$" &&
+	debugfs -n -R "stat dir/big" $i >big.stat 2>/dev/null && test_grep "(DIND):[0-9]*, (IND):1, (268):512," big.stat
+'
+test_expect_success 'acl, indirect, inline-flag and uninit-tail refuse what they cannot make' '
+	recipe u1 <<-\R &&
+	inline-flag one-block
+	R
+	test_must_fail 1 $BIN/mkimage u1/recipe u1.img 2>err && test_grep "inline-flag one-block: it maps its blocks with extents.*(make it indirect first: indirect one-block)" err &&
+	recipe u2 <<-\R &&
+	split dir/big
+	indirect dir/big
+	R
+	test_must_fail 1 $BIN/mkimage u2/recipe u2.img 2>err && test_grep "indirect dir/big: its extent tree has blocks of its own" err &&
+	recipe u3 <<-\R &&
+	uninit-tail one-block
+	R
+	test_must_fail 1 $BIN/mkimage u3/recipe u3.img 2>err && test_grep "uninit-tail one-block: not a directory without subdirectories" err &&
+	recipe u4 <<-\R &&
+	indirect dir/small dind-at superblock
+	R
+	test_must_fail 1 $BIN/mkimage u4/recipe u4.img 2>err && test_grep "indirect dir/small dind-at: 1 blocks need no double-indirect block" err &&
+	recipe u5 <<-\R &&
+	acl one-block gdt
+	R
+	test_must_fail 2 $BIN/mkimage u5/recipe u5.img 2>err && test_grep "u5/recipe:1: usage: acl FILE at PLACE" err &&
+	recipe u6 <<-\R &&
+	uninit-tail dir
+	R
+	test_must_fail 1 $BIN/mkimage u6/recipe u6.img 2>err && test_grep "uninit-tail dir: not a directory without subdirectories" err &&
+	! ls u1.img* u2.img* u3.img* u4.img* u5.img* u6.img* 2>/dev/null
+'
 test_done
