@@ -80,6 +80,9 @@
  *                                  stays, libext2fs allocates the indirect
  *                                  blocks); with dind-at, the first slot of
  *                                  its double-indirect block names WHERE
+ *   size FILE BYTES                FILE of the tree made BYTES long (1 to
+ *                                  16 MiB) of its usual content, not its
+ *                                  usual size (hello.txt's text is fixed)
  *   inline-flag FILE               FILE flagged as keeping its data inline
  *                                  (INLINE_DATA_FL) while it keeps it in
  *                                  blocks; FILE must be indirect (a kernel
@@ -337,6 +340,8 @@ struct recipe {
 	} indirect[4];
 	int nindirect;
 	char inline_file[64];	/* empty: no inline-flag line */
+	char size_file[64];	/* empty: no size line */
+	unsigned int size_bytes;
 	char uninit_tail[64];	/* empty: no uninit-tail line */
 };
 
@@ -520,6 +525,13 @@ static void read_recipe(const char *file, struct recipe *r)
 				x->dind_at = 1;
 				parse_where(file, line, &x->where, tok + 3, n - 3);
 			}
+		} else if (!strcmp(tok[0], "size")) {
+			if (n != 3 || strlen(tok[1]) >= sizeof(r->size_file) || r->size_file[0])
+				bad_line(file, line, "usage: size FILE BYTES (one size line)");
+			strcpy(r->size_file, tok[1]);
+			r->size_bytes = number(file, line, tok[2]);
+			if (r->size_bytes < 1 || r->size_bytes > 16 << 20)
+				bad_line(file, line, "size: BYTES is 1 to %u, not %u", 16 << 20, r->size_bytes);
 		} else if (!strcmp(tok[0], "inline-flag")) {
 			if (n != 2 || strlen(tok[1]) >= sizeof(r->inline_file) || r->inline_file[0])
 				bad_line(file, line, "usage: inline-flag FILE (one inline-flag line)");
@@ -754,10 +766,15 @@ static void make_scale(const char *root, unsigned int files)
 	}
 }
 
-static void make_tree(const char *root, FILE *man, unsigned int scale_files)
+/* The tree of files[] under ROOT, each file's line in the manifest MAN;
+ * SIZE_FILE (if any) holds SIZE bytes of its content instead of its usual
+ * size. */
+static void make_tree(const char *root, FILE *man, unsigned int scale_files, const char *size_file,
+		      unsigned int size)
 {
 	char path[8192];
 	size_t i;
+	int sized = !size_file[0];
 	static const char *const dirs[] = { "", "/dir", "/dir/nested" };
 
 	for (i = 1; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
@@ -767,7 +784,15 @@ static void make_tree(const char *root, FILE *man, unsigned int scale_files)
 	}
 	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		size_t n = i == 0 ? strlen(HELLO) : files[i].size;
-		unsigned char *buf = malloc(n + 1);
+		unsigned char *buf;
+
+		if (!strcmp(files[i].path, size_file)) {
+			if (i == 0)
+				die("size %s: its text is fixed", size_file);
+			n = size;
+			sized = 1;
+		}
+		buf = malloc(n + 1);
 
 		if (!buf)
 			die("out of memory");
@@ -781,6 +806,8 @@ static void make_tree(const char *root, FILE *man, unsigned int scale_files)
 		settime(path);
 		free(buf);
 	}
+	if (!sized)
+		die("size %s: no such file in the tree", size_file);
 	make_scale(root, scale_files);
 	/* mke2fs -d copies times: set them last, children before parents. */
 	for (i = sizeof(dirs) / sizeof(dirs[0]); i-- > 0;) {
@@ -1961,7 +1988,7 @@ int main(int argc, char **argv)
 	man = fopen(tmpman, "w");
 	if (!man)
 		die("create %s:", tmpman);
-	make_tree(tmptree, man, r.scale_files);
+	make_tree(tmptree, man, r.scale_files, r.size_file, r.size_bytes);
 	if (r.bigalloc && r.meta_bg)
 		die("%s: bigalloc and meta_bg: one layout at a time", argv[1]);
 	run_mke2fs(tmpimg, tmptree, r.bigalloc, r.meta_bg, r.block_size4k ? "4096" : "1024", r.mke2fs_features,

@@ -393,15 +393,34 @@ test_expect_success 'uninit-tail: the directory in the last inode, in its group'
 	test_must_fail 4 e2fsck -fn ut.img >fsck.out 2>&1 &&
 	test_grep "references inode 512 found in group 7.s unused inodes area" fsck.out
 '
-test_expect_success 'map-evasions-shared: a shared attribute block read as data, an inline flag, an unused tail, a slot on the superblock' '
+test_expect_success 'map-evasions-shared: a shared attribute block read as data, an inline flag, an unused tail' '
 	img map-evasions-shared && i=map-evasions-shared.img &&
 	a=$(debugfs -n -R "stat dir/small" $i 2>/dev/null | sed -n "s/.*File ACL: \([0-9]*\).*/\1/p") &&
 	test -n "$a" && test "$a" -gt 0 &&
 	test "$(debugfs -n -R "stat one-block" $i 2>/dev/null | sed -n "s/.*File ACL: \([0-9]*\).*/\1/p")" = "$a" &&
 	test "$(debugfs -n -R "bmap one-block 0" $i 2>/dev/null)" = "$a" &&
 	debugfs -n -R "stat block-and-a-byte" $i >bb.stat 2>/dev/null && test_grep "Flags: 0x10000000\$" bb.stat &&
-	debugfs -n -R "ls -l /dir" $i 2>/dev/null | grep -q "^ *512  *40755 .* nested *\$" &&
-	debugfs -n -R "stat dir/big" $i >big.stat 2>/dev/null && test_grep "(DIND):[0-9]*, (IND):1, (268):512," big.stat
+	debugfs -n -R "ls -l /dir" $i 2>/dev/null | grep -q "^ *512  *40755 .* nested *\$"
+'
+test_expect_success 'size and dind-at: dir/big 269 blocks long, its double-indirect block'"'"'s first slot on the superblock' '
+	img dind-on-superblock && i=dind-on-superblock.img &&
+	debugfs -R "stat dir/big" $i >big.stat 2>/dev/null && test_grep "Size: 275456\$" big.stat &&
+	test_grep "(DIND):[0-9]*, (IND):1, (268):" big.stat &&
+	sed -n "s/  dir\/big\$//p" $i.manifest >want &&
+	recipe sz <<-\R &&
+	size dir/big 275456
+	R
+	$BIN/mkimage sz/recipe sz.img && e2fsck -fn sz.img >fsck.out 2>&1 && contents_match sz.img &&
+	sed -n "s/  dir\/big\$//p" sz.img.manifest >got && test_cmp want got &&
+	recipe sz2 <<-\R &&
+	size hello.txt 3
+	R
+	test_must_fail 1 $BIN/mkimage sz2/recipe sz2.img 2>err && test_grep "size hello.txt: its text is fixed" err &&
+	recipe sz3 <<-\R &&
+	size dir/none 3
+	R
+	test_must_fail 1 $BIN/mkimage sz3/recipe sz3.img 2>err && test_grep "size dir/none: no such file in the tree" err &&
+	! ls sz2.img* sz3.img* 2>/dev/null
 '
 test_expect_success 'acl, indirect, inline-flag and uninit-tail refuse what they cannot make' '
 	recipe u1 <<-\R &&
