@@ -199,6 +199,9 @@ test_expect_success 'run-tests all: the matrix runs beside the unit tests, at th
 	sed -n -e "s/^\(slow.t\) .* passed.*/\1/p" -e "s/^# the unit tests ended after [0-9]* s; \(the matrix began beside them, its boots from now on\)$/\1/p" \
 		-e "/^matrix output$/p" -e "/^1 passed/p" out >shown &&
 	printf "slow.t\nthe matrix began beside them, its boots from now on\nmatrix output\n1 passed, 0 failed, 0 skipped\n" >want &&
-	test_cmp want shown
+	test_cmp want shown &&
+	# An absolute RESULTS is where the reports are read, as make wrote them.
+	PATH="$trash/fakebin:$PATH" RESULTS=$trash/abs-results KIT_CHECK_GATES_CONFIG=5.10 KIT_UNIT_DIR=u7 test_must_fail 1 run-tests all >out 2>&1 &&
+	test_grep "can.t cd to $trash/abs-results\$" out
 '
 test_done
