@@ -1171,6 +1171,10 @@ static void share_bitmaps(ext2_filsys fs, const struct recipe *r)
 	}
 	ext2fs_free_blocks_count_set(fs->super, free_blocks);
 	fs->super->s_free_inodes_count = free_inodes;
+	/* Bitmaps an earlier line loaded and changed (split, xattr, indirect,
+	 * uninit-tail) are superseded by the shared block: closing the image
+	 * must not write them over it, group after group. */
+	fs->flags &= ~(EXT2_FLAG_BB_DIRTY | EXT2_FLAG_IB_DIRTY);
 	free(ones);
 }
 
@@ -1539,7 +1543,9 @@ static void make_indirect(ext2_filsys fs, const struct indirect *x)
 	if (info.max_depth)
 		die("indirect %s: its extent tree has blocks of its own (do not split it too)", x->path);
 	n = (EXT2_I_SIZE(&inode) + fs->blocksize - 1) / fs->blocksize;
-	map = calloc(n ? n : 1, sizeof(*map));
+	if (!n)
+		die("indirect %s: it has no blocks to map", x->path);
+	map = calloc(n, sizeof(*map));
 	if (!map)
 		die("out of memory");
 	for (l = 0; l < n; l++) {
@@ -1550,9 +1556,9 @@ static void make_indirect(ext2_filsys fs, const struct indirect *x)
 			die("indirect %s: block %llu is a hole or past 2^32", x->path, (unsigned long long)l);
 	}
 	inode.i_flags &= ~EXT4_EXTENTS_FL;
+	/* i_blocks keeps the data (and any attribute block); libext2fs adds
+	 * the indirect blocks it allocates. */
 	memset(inode.i_block, 0, sizeof(inode.i_block));
-	ext2fs_iblk_set(fs, &inode, 0);
-	ext2fs_iblk_add_blocks(fs, &inode, n);
 	for (l = 0; l < n; l++) {
 		err = ext2fs_bmap2(fs, ino, &inode, NULL, BMAP_ALLOC | BMAP_SET, l, NULL, &map[l]);
 		if (err)

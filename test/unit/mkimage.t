@@ -395,12 +395,25 @@ test_expect_success 'uninit-tail: the directory in the last inode, in its group'
 '
 test_expect_success 'map-evasions-shared: a shared attribute block read as data, an inline flag, an unused tail' '
 	img map-evasions-shared && i=map-evasions-shared.img &&
-	a=$(debugfs -n -R "stat dir/small" $i 2>/dev/null | sed -n "s/.*File ACL: \([0-9]*\).*/\1/p") &&
+	a=$(debugfs -R "stat dir/small" $i 2>/dev/null | sed -n "s/.*File ACL: \([0-9]*\).*/\1/p") &&
 	test -n "$a" && test "$a" -gt 0 &&
-	test "$(debugfs -n -R "stat one-block" $i 2>/dev/null | sed -n "s/.*File ACL: \([0-9]*\).*/\1/p")" = "$a" &&
-	test "$(debugfs -n -R "bmap one-block 0" $i 2>/dev/null)" = "$a" &&
-	debugfs -n -R "stat block-and-a-byte" $i >bb.stat 2>/dev/null && test_grep "Flags: 0x10000000\$" bb.stat &&
-	debugfs -n -R "ls -l /dir" $i 2>/dev/null | grep -q "^ *512  *40755 .* nested *\$"
+	test "$(debugfs -R "stat one-block" $i 2>/dev/null | sed -n "s/.*File ACL: \([0-9]*\).*/\1/p")" = "$a" &&
+	test "$(debugfs -R "bmap one-block 0" $i 2>/dev/null)" = "$a" &&
+	debugfs -R "stat block-and-a-byte" $i >bb.stat 2>/dev/null && test_grep "Flags: 0x10000000\$" bb.stat &&
+	debugfs -R "ls -l /dir" $i 2>/dev/null | grep -q "^ *512  *40755 .* nested *\$" &&
+	sed -n "/^Group 7:/,\$p" map-evasions-shared.dump >g7 && test_grep " 1 unused inodes" g7
+'
+test_expect_success 'every case on the plain shared layout: one block of all ones, one checksum each, whatever else its recipe changes' '
+	for r in "$CASES"/*/recipe; do
+		c=$(basename "$(dirname "$r")") &&
+		grep -qx "share-bitmaps" "$r" && ! grep -q "^share-\(fill\|keep-uninit\)" "$r" || continue
+		img "$c" && b=$(field 0 "Block bitmap" "$c.dump") &&
+		test "$(dd if="$c.img" bs=1024 skip=$b count=1 2>/dev/null | od -An -v -tx1 | tr -d " \nf")" = "" &&
+		test $(grep "Block bitmap at" "$c.dump" | sed "s/.*csum //" | sort -u | wc -l) -eq 1 &&
+		test $(grep "Inode bitmap at" "$c.dump" | sed "s/.*csum //" | sort -u | wc -l) -eq 1 &&
+		debugfs -R "stat /" "$c.img" >/dev/null 2>"$c.err" && ! grep -qi "checksum does not match" "$c.err" ||
+		{ echo "$c: its shared block or bitmap checksums" >&2; return 1; }
+	done
 '
 test_expect_success 'size and dind-at: dir/big 269 blocks long, its double-indirect block'"'"'s first slot on the superblock' '
 	img dind-on-superblock && i=dind-on-superblock.img &&
